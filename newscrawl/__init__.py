@@ -1,0 +1,1 @@
+"""newscrawl: news feeds and sitemaps into a clean SQL article corpus."""

@@ -1,0 +1,7 @@
+"""Allow `python -m newscrawl`."""
+
+import sys
+
+from newscrawl.cli import main
+
+sys.exit(main())
