@@ -1,0 +1,262 @@
+"""Run extractors over datasets in neighbour (leave-one-out) or single-page mode and score them."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TypeVar
+
+import lxml.etree
+import lxml.html
+
+from newscrawl.evaluation.dataset import Dataset, DatasetPage
+from newscrawl.evaluation.metric import Score, average_scores, score_bag_of_words
+from newscrawl.evaluation.peers import PeerExtractor
+from newscrawl.extraction import ExtractionConfig, SiteTemplate, extract, learn_static_noise
+
+logger = logging.getLogger(__name__)
+
+MAIN_LABEL = "newscrawl"
+MODES = ("neighbours", "single")
+_Key = TypeVar("_Key")
+
+
+def build_ablation_configs(base: ExtractionConfig | None = None) -> dict[str, ExtractionConfig]:
+    """Return the ablation table's configurations: the default, each stage off, the paper."""
+    default = base or ExtractionConfig()
+    return {
+        "default": default,
+        "no_static_noise": replace(default, use_static_noise=False),
+        "no_dynamic_noise": replace(default, use_dynamic_noise=False),
+        "no_title_relevance": replace(default, use_title_relevance=False),
+        "paper": ExtractionConfig.paper(),
+    }
+
+
+@dataclass(frozen=True)
+class PageResult:
+    """One extractor's output on one page, with its score and extraction time."""
+
+    page: DatasetPage
+    text: str
+    score: Score
+    milliseconds: float
+    error: str | None = None
+
+
+@dataclass
+class EvaluationResult:
+    """Every extractor's page results from one run, plus template learning times."""
+
+    mode: str
+    config_version: str
+    results: dict[str, list[PageResult]] = field(default_factory=dict)
+    learn_milliseconds: list[float] = field(default_factory=list)
+    # lxml parsing each page alone: the yardstick for the "<= 4x lxml" speed target.
+    parse_milliseconds: list[float] = field(default_factory=list)
+    peer_versions: dict[str, str] = field(default_factory=dict)
+
+    def labels(self) -> list[str]:
+        """Extractor labels in the order they were run."""
+        return list(self.results)
+
+    def overall(self, label: str = MAIN_LABEL) -> Score:
+        """Macro average over every page of every dataset."""
+        return average_scores(result.score for result in self.results.get(label, []))
+
+    def by_dataset(self, label: str = MAIN_LABEL) -> dict[str, Score]:
+        """Macro average per dataset, in the order the datasets were run."""
+        return _group_scores(self.results.get(label, []), lambda page: page.dataset)
+
+    def by_site(self, label: str = MAIN_LABEL) -> dict[tuple[str, str], Score]:
+        """Macro average per (dataset, site)."""
+        return _group_scores(self.results.get(label, []), lambda page: (page.dataset, page.site))
+
+    def timing(self, label: str = MAIN_LABEL) -> dict[str, float]:
+        """Median and 95th percentile of the per-page extraction time, in milliseconds."""
+        return summarise_times([result.milliseconds for result in self.results.get(label, [])])
+
+    def errors(self, label: str = MAIN_LABEL) -> int:
+        """How many pages the extractor failed on (they score zero)."""
+        return sum(1 for result in self.results.get(label, []) if result.error is not None)
+
+
+def summarise_times(values: Sequence[float]) -> dict[str, float]:
+    """Median and 95th percentile (nearest rank) of a list of times."""
+    if not values:
+        return {"median": 0.0, "p95": 0.0, "count": 0}
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, max(0, round(0.95 * len(ordered)) - 1))]
+    return {
+        "median": round(statistics.median(ordered), 3),
+        "p95": round(p95, 3),
+        "count": len(ordered),
+    }
+
+
+def _group_scores(
+    results: Iterable[PageResult], key: Callable[[DatasetPage], _Key]
+) -> dict[_Key, Score]:
+    groups: dict[_Key, list[Score]] = {}
+    for result in results:
+        groups.setdefault(key(result.page), []).append(result.score)
+    return {name: average_scores(scores) for name, scores in groups.items()}
+
+
+def _learning_key(config: ExtractionConfig) -> ExtractionConfig:
+    """Configurations that differ only in stage switches share one learned template."""
+    return replace(config, use_static_noise=True, use_dynamic_noise=True, use_title_relevance=True)
+
+
+class EvaluationRunner:
+    """Extract every page with our configurations and the peers, and score each against gold."""
+
+    def __init__(
+        self,
+        *,
+        mode: str,
+        configs: dict[str, ExtractionConfig] | None = None,
+        peers: Sequence[PeerExtractor] = (),
+        limit: int | None = None,
+        outputs_dir: Path | None = None,
+        progress: bool | None = None,
+    ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        self.mode = mode
+        # The first configuration is the one reported as "newscrawl"; the rest are ablations.
+        self.configs = configs or {"default": ExtractionConfig()}
+        self.peers = list(peers)
+        self.limit = limit
+        self.outputs_dir = outputs_dir
+        self.progress = sys.stderr.isatty() if progress is None else progress
+
+    def _labels(self) -> dict[str, ExtractionConfig]:
+        labelled: dict[str, ExtractionConfig] = {}
+        for number, (name, config) in enumerate(self.configs.items()):
+            labelled[MAIN_LABEL if number == 0 else f"ablation:{name}"] = config
+        return labelled
+
+    def run(self, datasets: Sequence[Dataset]) -> EvaluationResult:
+        """Evaluate every page of the datasets (the first `limit` pages of each)."""
+        labelled = self._labels()
+        first_config = next(iter(labelled.values()))
+        result = EvaluationResult(mode=self.mode, config_version=first_config.version)
+        for label in (*labelled, *(peer.name for peer in self.peers)):
+            result.results[label] = []
+        result.peer_versions = {peer.name: peer.version for peer in self.peers}
+        work = [(dataset, dataset.pages[: self.limit]) for dataset in datasets]
+        total = sum(len(pages) for _, pages in work)
+        from tqdm import tqdm
+
+        with tqdm(total=total, disable=not self.progress, unit="page", file=sys.stderr) as bar:
+            for dataset, pages in work:
+                self._run_dataset(dataset, pages, labelled, result, bar.update)
+        return result
+
+    def _run_dataset(
+        self,
+        dataset: Dataset,
+        pages: Sequence[DatasetPage],
+        labelled: dict[str, ExtractionConfig],
+        result: EvaluationResult,
+        advance: Callable[[int], object],
+    ) -> None:
+        clusters = dataset.clusters()
+        html_cache: dict[str, bytes] = {}
+
+        def read_html(page: DatasetPage) -> bytes:
+            # Only neighbour mode reads a page more than once (as others' neighbour).
+            if self.mode != "neighbours":
+                return page.read_html()
+            if page.id not in html_cache:
+                html_cache[page.id] = page.read_html()
+            return html_cache[page.id]
+
+        for page in pages:
+            html = read_html(page)
+            gold = page.read_gold()
+            neighbours: list[bytes] = []
+            if self.mode == "neighbours":
+                neighbours = [read_html(p) for p in clusters[page.cluster] if p.id != page.id]
+            templates: dict[ExtractionConfig, SiteTemplate | None] = {}
+            for label, config in labelled.items():
+                template = self._template_for(config, neighbours, templates, result)
+                page_result = self._extract_page(page, html, gold, config, template)
+                result.results[label].append(page_result)
+                if label == MAIN_LABEL:
+                    self._write_output(page, page_result.text)
+            for peer in self.peers:
+                result.results[peer.name].append(self._run_peer(peer, page, html, gold))
+            started = time.perf_counter()
+            # An empty or unparsable page still took this long to reject.
+            with contextlib.suppress(lxml.etree.ParserError, ValueError):
+                lxml.html.document_fromstring(html)
+            result.parse_milliseconds.append((time.perf_counter() - started) * 1000)
+            advance(1)
+
+    def _template_for(
+        self,
+        config: ExtractionConfig,
+        neighbours: list[bytes],
+        templates: dict[ExtractionConfig, SiteTemplate | None],
+        result: EvaluationResult,
+    ) -> SiteTemplate | None:
+        if not neighbours:
+            return None
+        key = _learning_key(config)
+        if key not in templates:
+            started = time.perf_counter()
+            try:
+                templates[key] = learn_static_noise(neighbours, config)
+            except Exception:  # noqa: BLE001 - one bad cluster must not stop the benchmark
+                logger.exception("learning a template failed for config %s", config.version)
+                templates[key] = None
+            result.learn_milliseconds.append((time.perf_counter() - started) * 1000)
+        return templates[key]
+
+    def _extract_page(
+        self,
+        page: DatasetPage,
+        html: bytes,
+        gold: str,
+        config: ExtractionConfig,
+        template: SiteTemplate | None,
+    ) -> PageResult:
+        started = time.perf_counter()
+        error: str | None = None
+        try:
+            text = extract(
+                html, url=page.url, title=page.title_hint, template=template, config=config
+            ).text
+        except Exception as exc:  # noqa: BLE001 - a failure scores zero and is counted
+            logger.warning("extraction failed on %s/%s: %r", page.dataset, page.id, exc)
+            text, error = "", repr(exc)
+        elapsed = (time.perf_counter() - started) * 1000
+        return PageResult(page, text, score_bag_of_words(text, gold), elapsed, error)
+
+    def _run_peer(
+        self, peer: PeerExtractor, page: DatasetPage, html: bytes, gold: str
+    ) -> PageResult:
+        started = time.perf_counter()
+        error: str | None = None
+        try:
+            text = peer.extract_text(html, page.url, page.title_hint)
+        except Exception as exc:  # noqa: BLE001 - peers fail on odd pages; that scores zero
+            logger.warning("%s failed on %s/%s: %r", peer.name, page.dataset, page.id, exc)
+            text, error = "", repr(exc)
+        elapsed = (time.perf_counter() - started) * 1000
+        return PageResult(page, text, score_bag_of_words(text, gold), elapsed, error)
+
+    def _write_output(self, page: DatasetPage, text: str) -> None:
+        if self.outputs_dir is None:
+            return
+        folder = self.outputs_dir / page.dataset
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{page.id}.txt").write_text(text, encoding="utf-8")

@@ -1,0 +1,274 @@
+"""Safe article HTML: content elements copied through an allow-list into a fresh tree.
+
+Nothing is copied unless it is on the allow-list, so unknown tags, attributes and URL
+schemes cannot slip through: the output is rebuilt, never cleaned in place.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from urllib.parse import urljoin, urlsplit
+
+import lxml.html
+from lxml.html import HtmlElement
+
+# Tags copied as they are (h1 becomes h2: the article's own title lives outside its body).
+KEPT_TAGS = frozenset(
+    {"p", "h2", "h3", "h4", "h5", "h6", "b", "strong", "i", "em", "a", "ul", "ol", "li",
+     "blockquote", "figure", "figcaption", "img", "table", "caption", "thead", "tbody",
+     "tfoot", "tr", "td", "th", "br", "pre", "code", "sub", "sup", "q", "cite"}
+)
+RENAMED_TAGS = {"h1": "h2"}
+# Tags dropped with everything inside them.
+DROPPED_TAGS = frozenset(
+    {"script", "style", "iframe", "frame", "frameset", "object", "embed", "applet", "param",
+     "noscript", "template", "svg", "math", "form", "input", "button", "select", "option",
+     "optgroup", "textarea", "label", "datalist", "output", "head", "title", "meta", "link",
+     "base", "audio", "video", "source", "track", "canvas", "map", "area", "dialog",
+     "portal", "noembed", "noframes", "xmp", "plaintext", "marquee", "picture"}
+)
+# Dropped tags whose content a reader never saw: removing them joins nothing.
+_INVISIBLE_TAGS = frozenset(
+    {"script", "style", "template", "head", "title", "meta", "link", "base", "noscript",
+     "param", "source", "track", "input", "br"}
+)
+# Unknown tags that start a block: their loose text is wrapped in <p> so words do not run on.
+BLOCK_TAGS = frozenset(
+    {"div", "section", "article", "main", "header", "footer", "aside", "nav", "center",
+     "address", "dl", "dt", "dd", "details", "summary", "hgroup", "fieldset", "body", "html",
+     "hr", "tr", "menu", "dir"}
+)
+# Kept tags that may hold bare text; everything else at the top level gets wrapped in <p>.
+_TEXT_CONTAINERS = frozenset(
+    {"p", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "figcaption", "td", "th",
+     "caption", "pre"}
+)
+_INLINE_KEPT = frozenset({"b", "strong", "i", "em", "a", "br", "code", "sub", "sup", "q", "cite",
+                          "img"})
+# Tuples, not sets: the output's attribute order must not depend on hash seeds.
+ALLOWED_ATTRIBUTES: dict[str, tuple[str, ...]] = {
+    "a": ("href", "title"),
+    "img": ("src", "alt", "title", "width", "height"),
+    "td": ("colspan", "rowspan"),
+    "th": ("colspan", "rowspan", "scope"),
+    "ol": ("start",),
+    "blockquote": ("cite",),
+    "q": ("cite",),
+}
+_URL_ATTRIBUTES = frozenset({"href", "src", "cite"})
+_LINK_SCHEMES = frozenset({"http", "https", "mailto"})
+_IMAGE_SCHEMES = frozenset({"http", "https"})
+# Browsers drop tabs and newlines anywhere in a URL and trim control characters and spaces
+# at its ends, so "java\tscript:" still runs. Other control and invisible characters have
+# no place in a link either: all of these go before the scheme is read.
+_URL_IGNORED = re.compile(r"[\x00-\x1f\x7f-\x9f\u00ad\u200b-\u200f\u2028\u2029\ufeff]+")
+_SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
+# Characters an XML tree cannot hold (lxml refuses them); browsers would not show them either.
+_XML_INCOMPATIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_WHITESPACE_RUN = re.compile(r"\s+")
+_NUMBER = re.compile(r"^\d{1,5}%?$")
+_LAZY_SOURCES = ("data-src", "data-original", "data-lazy-src", "data-url")
+
+
+def sanitise_url(value: str | None, *, base_url: str | None, image: bool = False) -> str | None:
+    """Return an absolute (or plainly relative) http(s)/mailto URL, or None when unsafe."""
+    if value is None:
+        return None
+    url = _URL_IGNORED.sub("", value).strip(" ").replace(" ", "%20")
+    if not url:
+        return None
+    # A backslash counts as a slash in browsers, which would turn "\\evil" into "//evil".
+    url = url.replace("\\", "/")
+    match = _SCHEME.match(url)
+    if match is None and base_url:
+        try:
+            url = urljoin(base_url, url)
+        except ValueError:
+            return None
+        match = _SCHEME.match(url)
+    allowed = _IMAGE_SCHEMES if image else _LINK_SCHEMES
+    if match is not None:
+        scheme = match.group(1).lower()
+        if scheme not in allowed:
+            return None
+        if scheme != "mailto" and not url[len(scheme) + 1 :].startswith("//"):
+            return None  # "https:javascript:..." has no host: nothing a reader should follow
+        try:
+            if urlsplit(url).scheme.lower() not in allowed:
+                return None
+        except ValueError:
+            return None
+    elif ":" in url.split("/", 1)[0]:
+        return None  # "foo:bar" with an odd scheme the regex did not take
+    return url
+
+
+class _CleanWriter:
+    """Copy allowed content into an output container, wrapping loose inline runs in <p>."""
+
+    def __init__(self, base_url: str | None) -> None:
+        self.base_url = base_url
+        self.root: HtmlElement = lxml.html.Element("div")
+        self._open_paragraph: HtmlElement | None = None
+        self._open_list: HtmlElement | None = None
+        self._pre_depth = 0
+
+    def write(self, element: HtmlElement) -> None:
+        # The element's tail belongs to the surrounding page, not to the element.
+        self._write_element(element, self.root, top_level=True, with_tail=False)
+        self._open_paragraph = None
+
+    def _inline_target(self, parent: HtmlElement, top_level: bool) -> HtmlElement:
+        if not top_level:
+            return parent
+        if self._open_paragraph is None:
+            self._open_paragraph = lxml.html.Element("p")
+            parent.append(self._open_paragraph)
+        return self._open_paragraph
+
+    def _list_target(self, parent: HtmlElement) -> HtmlElement:
+        """Give list items found outside any list a <ul> to live in (consecutive ones share it)."""
+        if len(parent) and parent[-1] is self._open_list:
+            return self._open_list
+        self._open_list = lxml.html.Element("ul")
+        self._open_list.tail = "\n"
+        parent.append(self._open_list)
+        return self._open_list
+
+    def _write_text(self, text: str | None, parent: HtmlElement, top_level: bool) -> None:
+        if not text or (top_level and not text.strip()):
+            return
+        text = _XML_INCOMPATIBLE.sub(" ", text)
+        if not self._pre_depth:
+            text = _WHITESPACE_RUN.sub(" ", text)  # renders the same, reads better
+        target = self._inline_target(parent, top_level)
+        if len(target):
+            last = target[-1]
+            last.tail = (last.tail or "") + text
+        else:
+            target.text = (target.text or "") + text
+
+    def _write_children(self, element: HtmlElement, parent: HtmlElement, top_level: bool) -> None:
+        self._write_text(element.text, parent, top_level)
+        for child in element:
+            self._write_element(child, parent, top_level)
+
+    def _write_element(
+        self, element: HtmlElement, parent: HtmlElement, top_level: bool, with_tail: bool = True
+    ) -> None:
+        tag = element.tag.lower() if isinstance(element.tag, str) else None
+        if tag is not None:
+            tag = RENAMED_TAGS.get(tag, tag)
+        if tag is None or tag in DROPPED_TAGS or "{" in tag or ":" in tag:
+            # Comments, processing instructions, dropped and foreign-namespace (svg, math)
+            # elements: only the tail survives. A dropped element that showed text (a button,
+            # an svg label) still separated the words around it.
+            if tag is not None and tag not in _INVISIBLE_TAGS:
+                self._write_text(" ", parent, top_level)
+        elif tag in KEPT_TAGS:
+            self._write_kept(element, tag, parent, top_level)
+        elif tag in BLOCK_TAGS:
+            if top_level:
+                self._open_paragraph = None
+            self._write_children(element, parent, top_level)
+            if top_level:
+                self._open_paragraph = None
+        else:
+            self._write_children(element, parent, top_level)  # span, font, u...: unwrapped
+        if with_tail:
+            self._write_text(element.tail, parent, top_level)
+
+    def _write_kept(
+        self, element: HtmlElement, tag: str, parent: HtmlElement, top_level: bool
+    ) -> None:
+        attributes = self._copy_attributes(element, tag)
+        if tag == "img" and "src" not in attributes:
+            return  # an image with no safe source is nothing but a broken box
+        inline = tag in _INLINE_KEPT
+        if tag == "img" and parent.tag == "figure":
+            target = parent  # a figure's image needs no paragraph around it
+        elif inline:
+            target = self._inline_target(parent, top_level)
+        else:
+            if top_level:
+                self._open_paragraph = None
+            target = parent
+            if tag == "li" and top_level and parent.tag not in {"ul", "ol"}:
+                target = self._list_target(parent)
+        copy = lxml.html.Element(tag)
+        for name, value in attributes.items():
+            copy.set(name, value)
+        target.append(copy)
+        if tag in {"img", "br"}:
+            return
+        # Inside a text container loose text is fine; other blocks (ul, table, figure)
+        # keep the top-level wrapping so text never sits bare beside block children.
+        child_top_level = not inline and tag not in _TEXT_CONTAINERS
+        saved = self._open_paragraph
+        self._open_paragraph = None
+        self._pre_depth += tag == "pre"
+        self._write_children(element, copy, child_top_level)
+        self._pre_depth -= tag == "pre"
+        self._open_paragraph = saved if inline else None
+        if not inline and top_level:
+            copy.tail = "\n"
+
+    def _copy_attributes(self, element: HtmlElement, tag: str) -> dict[str, str]:
+        allowed = ALLOWED_ATTRIBUTES.get(tag, ())
+        attributes: dict[str, str] = {}
+        for name in allowed:
+            value = element.get(name)
+            if tag == "img" and name == "src":
+                value = _pick_image_source(element)
+            if value is None:
+                continue
+            if name in _URL_ATTRIBUTES:
+                url = sanitise_url(value, base_url=self.base_url, image=tag == "img")
+                if url is None:
+                    continue
+                value = url
+            elif name in {"width", "height", "colspan", "rowspan", "start"}:
+                if not _NUMBER.match(value.strip()):
+                    continue
+                value = value.strip()
+            elif name == "scope" and value.strip().lower() not in {"row", "col", "rowgroup",
+                                                                   "colgroup"}:
+                continue
+            attributes[name] = _XML_INCOMPATIBLE.sub("", value)
+        return attributes
+
+
+def _pick_image_source(element: HtmlElement) -> str | None:
+    """Prefer the real source of a lazy-loaded image over its placeholder."""
+    src = element.get("src")
+    if src and not src.strip().lower().startswith("data:"):
+        return src
+    for name in _LAZY_SOURCES:
+        if element.get(name):
+            return element.get(name)
+    return src
+
+
+def _drop_nested(elements: Sequence[HtmlElement]) -> list[HtmlElement]:
+    """Keep only the outermost of the given elements, in their given order."""
+    chosen = {id(element) for element in elements}
+    kept: list[HtmlElement] = []
+    for element in elements:
+        ancestor = element.getparent()
+        while ancestor is not None and id(ancestor) not in chosen:
+            ancestor = ancestor.getparent()
+        if ancestor is None and all(element is not other for other in kept):
+            kept.append(element)
+    return kept
+
+
+def render_clean_html(elements: Sequence[HtmlElement], *, base_url: str | None = None) -> str:
+    """Copy content elements into safe, formatted HTML; the input is never modified."""
+    writer = _CleanWriter(base_url)
+    for element in _drop_nested(elements):
+        writer.write(element)
+    parts = [
+        lxml.html.tostring(child, encoding="unicode", method="html") for child in writer.root
+    ]
+    return "".join(parts).strip()

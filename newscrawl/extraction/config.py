@@ -1,0 +1,75 @@
+"""Every threshold of the extraction engine, in one frozen configuration."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ExtractionConfig:
+    """Thresholds and stage switches; `ExtractionConfig()` is the best default."""
+
+    name: str = "default"
+    revision: int = 1
+
+    # Stage switches (for ablation).
+    use_static_noise: bool = True
+    use_dynamic_noise: bool = True
+    use_title_relevance: bool = True
+    # Combine every signal with the block scorer; off means the stages' decisions are applied as-is.
+    use_block_scorer: bool = True
+
+    # Static noise (StaDyNoT stage 1).
+    static_support: float = 0.8  # a key is static when found on >= this fraction of neighbours
+    static_min_pages: int = 2  # fewer neighbours than this give no static signal
+    normalise_attributes: bool = True  # collapse digit runs and drop volatile attributes
+    static_remove_subtree: bool = False  # the paper removes a matched node with its subtree
+
+    # Dynamic noise (StaDyNoT stage 2).
+    dynamic_alpha: int = 50  # non-link characters below this mark a candidate as noise
+    dynamic_beta: float = 0.2  # link fraction above this marks a candidate as noise
+    dynamic_bottom_up: bool = True  # judge larger candidates only on text left by smaller ones
+    # The paper's post-processing drops <form> and <caption> with their content; some sites wrap
+    # the whole article in a <form>, so by default only the form controls go.
+    keep_form_children: bool = True
+
+    # Title relevance (Han and Tokuda).
+    title_similarity: float = 0.6
+    paragraph_possibility: float = 100.0
+    cap_key_number: bool = True  # cap KeyNumber at the number of title keywords
+    longest_title_segment: bool = True  # use the longest segment of "<site> | <headline>"
+
+    # Block scorer.
+    block_threshold: float = 0.5
+    # A block whose text all repeats across the site's pages is never article text, whatever
+    # the model says.
+    drop_static_blocks: bool = True
+    static_block_fraction: float = 0.999  # share of a block's text that makes it static
+    # A headline or paragraph repeated verbatim (print/screen copies, slide titles) is kept once.
+    drop_duplicate_blocks: bool = True
+
+    @property
+    def version(self) -> str:
+        """Short stable id of this configuration, stored with each article."""
+        return f"{self.name}-{self.revision}"
+
+    @classmethod
+    def paper(cls) -> ExtractionConfig:
+        """The two seed papers as written: support = N, alpha=50, beta=0.2, 0.6 and 100."""
+        return cls(
+            name="paper",
+            revision=1,
+            use_block_scorer=False,
+            static_support=1.0,
+            static_min_pages=1,
+            normalise_attributes=False,
+            static_remove_subtree=True,
+            dynamic_alpha=50,
+            dynamic_beta=0.2,
+            dynamic_bottom_up=False,
+            keep_form_children=False,
+            title_similarity=0.6,
+            paragraph_possibility=100.0,
+            cap_key_number=False,
+            longest_title_segment=False,
+        )

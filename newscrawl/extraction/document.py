@@ -1,0 +1,328 @@
+"""Parse a page once into an lxml tree plus the per-node state that every stage annotates."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import lxml.etree
+import lxml.html
+
+# Containers whose text is never article text.
+SKIPPED_TAGS = frozenset(
+    [
+        "script",
+        "style",
+        "noscript",
+        "template",
+        "head",
+        "title",
+        "meta",
+        "link",
+        "iframe",
+        "object",
+        "embed",
+        "param",
+        "svg",
+        "math",
+        "select",
+        "option",
+        "textarea",
+        "button",
+        "input",
+        "canvas",
+        "map",
+        "video",
+        "audio",
+    ]
+)
+# Elements that start a new text block; everything else is inline and joins its block's text.
+BLOCK_TAGS = frozenset(
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "body",
+        "center",
+        "dd",
+        "details",
+        "dialog",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "frame",
+        "frameset",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hgroup",
+        "hr",
+        "html",
+        "li",
+        "main",
+        "menu",
+        "nav",
+        "noframes",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "tr",
+        "ul",
+        "caption",
+        "legend",
+        "br",
+    ]
+)
+_WHITESPACE = re.compile(r"\s+")
+_WORD = re.compile(r"\w+")
+_CHARSET_DECLARATION = re.compile(rb"<meta[^>]+charset|<\?xml[^>]+encoding", re.IGNORECASE)
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+# HTML5 void elements that libxml2 (an HTML 4 parser) does not know are empty: it nests
+# whatever follows one of them inside it. It closes img, input, param and the like itself.
+_VOID_TAGS = frozenset(["embed", "source", "track", "wbr", "keygen"])
+# Media whose fallback content is invisible, but which an unclosed tag makes swallow the page.
+_MEDIA_TAGS = frozenset(["video", "audio", "object", "canvas"])
+_SWALLOWED_TEXT_CHARS = 200
+
+
+def _build_parser() -> lxml.html.HTMLParser:
+    """An HTML parser whose elements are all `HtmlElement`, looked up in C.
+
+    lxml.html's default lookup calls back into Python for every element proxy it creates, which
+    costs about a third of a full tree walk; the form-specific classes it picks are never used.
+    """
+    parser = lxml.html.HTMLParser()
+    parser.set_element_class_lookup(
+        lxml.etree.ElementDefaultClassLookup(
+            element=lxml.html.HtmlElement,
+            comment=lxml.html.HtmlComment,
+            pi=lxml.html.HtmlProcessingInstruction,
+            entity=lxml.html.HtmlEntity,
+        )
+    )
+    return parser
+
+
+# Configuration only, like lxml.html's own module-level parser (lxml locks it while parsing).
+_PARSER = _build_parser()
+
+
+@dataclass(eq=False, slots=True)
+class TextPiece:
+    """One run of visible text: an element's `.text` or one of its children's `.tail`."""
+
+    text: str
+    element: lxml.html.HtmlElement  # the element whose own (direct) text this is
+    in_link: bool
+    segment: int
+
+
+@dataclass(eq=False, slots=True)
+class Segment:
+    """A text block: the inline text between two block boundaries, in document order."""
+
+    index: int
+    block: lxml.html.HtmlElement  # nearest block-level element holding the text
+    first_piece: int
+    last_piece: int  # exclusive
+    text: str = ""
+    tokens: list[str] | None = None  # lower-cased words, computed on first use
+
+
+@dataclass(eq=False)
+class Document:
+    """A parsed page with the annotations the extraction stages leave on it."""
+
+    tree: lxml.html.HtmlElement
+    url: str | None
+    pieces: list[TextPiece]
+    segments: list[Segment]
+    # Index range of pieces inside each element's subtree, for fast subtree text sums.
+    piece_range: dict[lxml.html.HtmlElement, tuple[int, int]]
+    # Annotations written by the stages; empty until the stage ran.
+    static_support: dict[lxml.html.HtmlElement, float] = field(default_factory=dict)
+    static_applied: bool = False
+    static_page_count: int = 0
+    removed_pieces: set[int] = field(default_factory=set)
+    dynamic_noise: list[lxml.html.HtmlElement] = field(default_factory=list)
+    dynamic_applied: bool = False
+    relevant_segments: set[int] = field(default_factory=set)
+    title_segments: list[int] = field(default_factory=list)
+    relevance_applied: bool = False
+
+    @property
+    def body(self) -> lxml.html.HtmlElement:
+        """The `<body>` element, or the root when the page has none."""
+        body = self.tree.find("body")
+        return body if body is not None else self.tree
+
+
+def segment_tokens(segment: Segment) -> list[str]:
+    """The segment's lower-cased `\\w+` words, computed once and shared by the stages."""
+    if segment.tokens is None:
+        segment.tokens = _WORD.findall(segment.text.lower())
+    return segment.tokens
+
+
+def normalise_space(text: str) -> str:
+    """Collapse whitespace runs to single spaces and strip the ends."""
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def _decode_undeclared_utf8(html: bytes) -> str | bytes:
+    """Decode UTF-8 pages that declare no charset: libxml2 would read them as Latin-1."""
+    if html.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
+        return html
+    if _CHARSET_DECLARATION.search(html, 0, 32768):
+        return html
+    try:
+        return html.decode("utf-8")
+    except UnicodeDecodeError:
+        return html
+
+
+def parse_tree(html: str | bytes) -> lxml.html.HtmlElement:
+    """Parse HTML (any declared encoding when bytes) into an `<html>` root; never raises."""
+    if isinstance(html, bytes):
+        html = _decode_undeclared_utf8(html)
+    if isinstance(html, str):
+        html = _XML_DECLARATION.sub("", html, count=1)
+    try:
+        root = lxml.html.document_fromstring(html, parser=_PARSER)
+    except (lxml.etree.ParserError, ValueError):
+        root = lxml.html.document_fromstring("<html><body></body></html>", parser=_PARSER)
+    if not isinstance(root.tag, str) or root.tag != "html":
+        wrapper = lxml.html.document_fromstring("<html><body></body></html>", parser=_PARSER)
+        wrapper.find("body").append(root)
+        root = wrapper
+    # Comments split text runs; stripping them keeps their tails as plain text.
+    lxml.etree.strip_tags(root, lxml.etree.Comment, lxml.etree.ProcessingInstruction)
+    _release_swallowed_content(root)
+    return root
+
+
+def _release_swallowed_content(root: lxml.html.HtmlElement) -> None:
+    """Move content that an unclosed `<embed>` or `<video>` swallowed back out after it."""
+    for element in list(root.iter(*_VOID_TAGS, *_MEDIA_TAGS)):
+        if not len(element) and not element.text:
+            continue
+        if element.tag in _MEDIA_TAGS and len(element.text_content()) < _SWALLOWED_TEXT_CHARS:
+            # Short fallback text ("your browser does not support video") stays hidden.
+            continue
+        _hoist_children(element)
+
+
+def _hoist_children(element: lxml.html.HtmlElement) -> None:
+    """Make an element's text and children its following siblings."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    children = list(element)
+    tail = element.tail or ""
+    element.tail = element.text
+    element.text = None
+    position = parent.index(element) + 1
+    for offset, child in enumerate(children):
+        parent.insert(position + offset, child)
+    if children:
+        children[-1].tail = (children[-1].tail or "") + tail or None
+    else:
+        element.tail = (element.tail or "") + tail or None
+
+
+def parse_document(html: str | bytes, *, url: str | None = None) -> Document:
+    """Parse a page and index its visible text into pieces and blocks."""
+    tree = parse_tree(html)
+    pieces: list[TextPiece] = []
+    segments: list[Segment] = []
+    piece_range: dict[lxml.html.HtmlElement, tuple[int, int]] = {}
+    _index_text(tree, pieces, segments, piece_range)
+    return Document(tree=tree, url=url, pieces=pieces, segments=segments, piece_range=piece_range)
+
+
+def _index_text(
+    root: lxml.html.HtmlElement,
+    pieces: list[TextPiece],
+    segments: list[Segment],
+    piece_range: dict[lxml.html.HtmlElement, tuple[int, int]],
+) -> None:
+    """Walk the tree once, recording text pieces, block segments and subtree ranges."""
+    # One hot loop: helpers and globals are bound locally because it runs over every node.
+    skipped_tags = SKIPPED_TAGS
+    block_tags = BLOCK_TAGS
+    add_piece = pieces.append
+    block_stack: list[lxml.html.HtmlElement] = []
+    # Open `<a href>` elements; a link's end event compares against the top.
+    link_stack: list[lxml.html.HtmlElement] = []
+    current: Segment | None = None
+    starts: list[int] = []
+    walker = lxml.etree.iterwalk(root, events=("start", "end"))
+    for event, element in walker:
+        tag = element.tag
+        if event == "start":
+            starts.append(len(pieces))
+            if tag in skipped_tags:
+                # Nothing inside is visible (head, scripts, svg...): do not even walk it.
+                walker.skip_subtree()
+                continue
+            if tag == "a" and element.get("href") is not None:
+                link_stack.append(element)
+            if tag in block_tags:
+                if current is not None:
+                    current.last_piece = len(pieces)
+                    segments.append(current)
+                    current = None
+                block_stack.append(element)
+            text = element.text
+            if text and not text.isspace():
+                if current is None:
+                    current = Segment(len(segments), block_stack[-1], len(pieces), 0)
+                add_piece(TextPiece(text, element, bool(link_stack), current.index))
+            continue
+        if tag in block_tags:
+            if current is not None:
+                current.last_piece = len(pieces)
+                segments.append(current)
+                current = None
+            block_stack.pop()
+        elif link_stack and link_stack[-1] is element:
+            link_stack.pop()
+        start = starts.pop()
+        if start != len(pieces):
+            # Only text-bearing subtrees are recorded; the stages ignore the others.
+            piece_range[element] = (start, len(pieces))
+        text = element.tail
+        if text and not text.isspace():
+            parent = element.getparent()
+            if parent is not None:
+                if current is None:
+                    current = Segment(len(segments), block_stack[-1], len(pieces), 0)
+                add_piece(TextPiece(text, parent, bool(link_stack), current.index))
+    if current is not None:
+        current.last_piece = len(pieces)
+        segments.append(current)
+    for segment in segments:
+        # str.split() and the `\s+` pattern agree on what whitespace is; split is faster.
+        segment.text = " ".join(
+            " ".join([pieces[i].text for i in range(segment.first_piece, segment.last_piece)])
+            .split()
+        )

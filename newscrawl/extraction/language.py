@@ -1,0 +1,196 @@
+"""Page language: the declared `<html lang>`, else a guess from the text itself.
+
+The guess is a small pure-python detector: the writing system decides for scripts used by
+one language (Greek, Hangul, kana...), and a stop-word profile decides between the languages
+that share the Latin or Cyrillic alphabets.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+
+from lxml.html import HtmlElement
+
+# Tags like "und" (undetermined) or "mul" say nothing about the page.
+_NON_LANGUAGES = frozenset({"und", "mul", "zxx", "mis", "xx"})
+_LANGUAGE_TAG = re.compile(r"^\s*([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*\s*$")
+_WORD = re.compile(r"\w+")
+_NO_TEXT_TAGS = frozenset({"script", "style", "noscript", "template"})
+
+# Enough text to decide; more only costs time.
+_SAMPLE_CHARS = 3000
+_BEYOND_LATIN = re.compile("[^\u0000-\u036f]")
+_MIN_STOPWORD_HITS = 3
+_MIN_STOPWORD_SHARE = 0.08
+
+_STOPWORDS: dict[str, frozenset[str]] = {
+    lang: frozenset(words.split())
+    for lang, words in {
+        "en": "the of and to in is that for it was on with as he be by at are this from "
+        "his but have not they an which or had has were their been will would who its",
+        "de": "der die und das ist den nicht von sie mit des sich auf dem ein eine im "
+        "auch es an werden aus er hat dass zu wie bei oder wird sind einer noch nach",
+        "fr": "le la les et des est une un du que dans pour qui pas sur au par plus "
+        "ce il sont avec ne se mais ont été aux cette nous leur elle",
+        "es": "el la de que y los en del se las por un una para con no es al lo como "
+        "más pero sus le ha fue este sobre entre también desde está",
+        "it": "il di che la e è per un una del della non in sono le con si da dei al "
+        "alla anche gli nel come più ha ma delle questo sul dalla",
+        "pt": "de que não o da do em um uma para com os no se na por mais as dos como "
+        "mas foi ao ele das à seu sua ou quando muito nos já está também",
+        "nl": "de het een en van is dat niet in op te zijn voor met die er aan ook "
+        "als bij maar om dan nog wordt door naar heeft hij ze werd",
+        "sv": "och att det som en på är av för med den till har inte var om ett de "
+        "jag men han hon kan så sig från eller när efter också",
+        "da": "og at det som en på er af for med den til har ikke var om et de jeg "
+        "men han hun kan så sig fra eller når efter også blev skal",
+        "pl": "i w nie na się z do że to jest jak o po ale co od za tak przez dla "
+        "już są jego jej był była może oraz które który",
+        "cs": "a je se na že v s to do jsou jako by ale k o z pro které který podle "
+        "jeho už také bylo byl tak při jen když",
+        "ro": "și de la în a că cu nu se pe din o un care este mai pentru ca sunt fost "
+        "ce au lui sau această dar acest",
+        "tr": "ve bir bu da de için ile çok ne daha gibi olarak olan ama en kadar "
+        "sonra ya her şey değil var ki mi göre",
+        "id": "yang dan di ini itu dengan untuk tidak dari dalam akan pada juga ke "
+        "karena ada oleh mereka bisa atau sudah kata saat bahwa",
+        "hu": "a az és hogy nem is egy meg van ez de azt csak már el mint volt még "
+        "ki sem után lesz vagy kell pedig",
+        "vi": "và của là có không được cho những một các trong người này đã với cũng "
+        "khi đến từ theo như về sẽ nhiều để thì tại ông năm",
+        "ru": "и в не на что с по он как это к но из у за от о же так все она было "
+        "его только для был мы бы они ее при уже",
+        "uk": "і в не на що з та до як це у але за від по він його була було ми вони "
+        "для також її які який щоб є",
+    }.items()
+}
+
+_PERSIAN_LETTERS = "پچژگکی"
+_URDU_LETTERS = "ٹڈڑںے"
+# Scripts that, when they dominate the letters, name the language on their own.
+_SCRIPT_LANGUAGES = (
+    ("HANGUL", "ko"),
+    ("HIRAGANA", "ja"),
+    ("KATAKANA", "ja"),
+    ("CJK", "zh"),
+    ("ARABIC", "ar"),
+    ("HEBREW", "he"),
+    ("GREEK", "el"),
+    ("THAI", "th"),
+    ("DEVANAGARI", "hi"),
+)
+
+
+def normalise_language_tag(tag: str | None) -> str | None:
+    """Return the primary subtag of a BCP 47 / locale tag ("en-US", "pt_BR"), lower-cased."""
+    if not tag:
+        return None
+    match = _LANGUAGE_TAG.match(tag)
+    if match is None:
+        return None
+    code = match.group(1).lower()
+    return None if code in _NON_LANGUAGES else code
+
+
+def read_declared_language(tree: HtmlElement) -> str | None:
+    """Return the language the page declares: `<html lang>`, Content-Language or og:locale."""
+    root = tree.getroottree().getroot()
+    for attribute in ("lang", "{http://www.w3.org/XML/1998/namespace}lang", "xml:lang"):
+        code = normalise_language_tag(root.get(attribute))
+        if code:
+            return code
+    for meta in root.iter("meta"):
+        key = (meta.get("http-equiv") or meta.get("name") or meta.get("property") or "").lower()
+        if key in {"content-language", "language", "og:locale", "dc.language"}:
+            code = normalise_language_tag((meta.get("content") or "").split(",")[0])
+            if code:
+                return code
+    return None
+
+
+def _dominant_script_language(sample: str) -> str | None:
+    scripts: Counter[str] = Counter()
+    letters = sum(1 for char in sample if char.isalpha())
+    # Latin and its extensions are left to the stop-word profiles; look only past them.
+    for char in _BEYOND_LATIN.findall(sample):
+        if not char.isalpha():
+            continue
+        name = unicodedata.name(char, "")
+        for script, _ in _SCRIPT_LANGUAGES:
+            if name.startswith(script):
+                scripts[script] += 1
+                break
+    if not letters:
+        return None
+    # Japanese mixes kanji with kana, so any real share of kana means Japanese.
+    kana = scripts["HIRAGANA"] + scripts["KATAKANA"]
+    if kana >= 0.1 * letters:
+        return "ja"
+    for script, language in _SCRIPT_LANGUAGES:
+        if scripts[script] >= 0.4 * letters:
+            if language == "ar":
+                return _arabic_script_language(sample)
+            return language
+    return None
+
+
+def _arabic_script_language(sample: str) -> str:
+    """Tell Urdu and Persian from Arabic by the letters Arabic does not use."""
+    if sum(sample.count(char) for char in _URDU_LETTERS) >= 3:
+        return "ur"
+    if sum(sample.count(char) for char in _PERSIAN_LETTERS) >= 3:
+        return "fa"
+    return "ar"
+
+
+def detect_text_language(text: str) -> str | None:
+    """Guess the language of a text, or None when the text is too short or unclear."""
+    sample = text[:_SAMPLE_CHARS]
+    by_script = _dominant_script_language(sample)
+    if by_script is not None:
+        return by_script
+    words = _WORD.findall(sample.lower())
+    if not words:
+        return None
+    counts = Counter(words)
+    best_language, best_hits = None, 0
+    for language, stopwords in _STOPWORDS.items():
+        hits = sum(counts[word] for word in stopwords if word in counts)
+        if hits > best_hits:
+            best_language, best_hits = language, hits
+    if best_hits < _MIN_STOPWORD_HITS or best_hits < _MIN_STOPWORD_SHARE * len(words):
+        return None
+    return best_language
+
+
+def _read_body_text(tree: HtmlElement) -> str:
+    root = tree.getroottree().getroot()
+    body = root.find("body")
+    node = body if body is not None else root
+    parts: list[str] = []
+    size = 0
+    for element in node.iter():
+        # Scripts, styles and comments hold no readable text, but their tails do.
+        skipped = not isinstance(element.tag, str) or element.tag in _NO_TEXT_TAGS
+        for piece in (element.tail,) if skipped else (element.text, element.tail):
+            if piece and piece.strip():
+                parts.append(piece)
+                size += len(piece)
+        if size > _SAMPLE_CHARS:
+            break
+    return " ".join(parts)
+
+
+def detect_language(source: HtmlElement | str, *, text: str | None = None) -> str | None:
+    """Return the page's declared language, else the language of `text` (or of its body text).
+
+    `source` may also be plain text, which is then classified directly.
+    """
+    if isinstance(source, str):
+        return detect_text_language(source)
+    declared = read_declared_language(source)
+    if declared is not None:
+        return declared
+    return detect_text_language(text if text is not None else _read_body_text(source))

@@ -1,0 +1,577 @@
+"""Article metadata: headline, publish date, authors, language, canonical URL and top image.
+
+Sources are tried from the most to the least explicit: JSON-LD, then meta tags, then the
+markup (`<time>`, bylines, figures), then the URL. htmldate is only a last resort for the
+date because it is much slower than reading the structured data.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from email.utils import parsedate_to_datetime
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+from lxml.html import HtmlElement
+
+from newscrawl.extraction.language import detect_language
+
+_ARTICLE_TYPES = frozenset(
+    {"article", "newsarticle", "reportagenewsarticle", "blogposting", "analysisnewsarticle",
+     "opinionnewsarticle", "reviewnewsarticle", "backgroundnewsarticle", "liveblogposting",
+     "webpage", "report", "scholarlyarticle", "techarticle", "socialmediaposting"}
+)
+_PUBLISHED_META = (
+    "article:published_time", "og:published_time", "datepublished", "article.published",
+    "publishdate", "publish-date", "published_time", "pubdate", "dc.date.issued",
+    "dcterms.created", "dc.date", "dcterms.date", "date", "sailthru.date", "parsely-pub-date",
+    "article_date_original", "original-publish-date", "displaydate", "cxenseparse:recs:publishtime",
+)
+_AUTHOR_META = (
+    "author", "article:author", "og:article:author", "dc.creator", "dcterms.creator",
+    "sailthru.author", "parsely-author", "byl", "citation_author", "twitter:creator",
+)
+_TITLE_SEPARATORS = re.compile(r"\s+[|\-\u2013\u2014\u00bb\u00b7]+\s+|\s*[|\u00bb]\s*")
+_DOMAIN_PREFIX = re.compile(r"^\s*[\w-]+(?:\.[\w-]+)+\s*:\s+")
+_HEADLINE_WORD = re.compile(r"\w+")
+_MAX_H1 = 5
+_URL_DATE = re.compile(
+    r"/((?:19|20)\d{2})[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])(?:/|[_-]|\.html?|$)"
+)
+_ISO_DATE = re.compile(
+    r"((?:19|20)\d{2})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?"
+    r"\s*(Z|[+-]\d{2}:?\d{2})?)?"
+)
+_WHITESPACE = re.compile(r"\s+")
+_BYLINE_MARKERS = ("byline", "author", "writer", "contributor", "reporter")
+_BYLINE_NOISE_CLASS = re.compile(r"comment|avatar|bio|img|image|photo|social|share", re.I)
+_AUTHOR_PREFIX = re.compile(
+    r"^(?:(?:written|posted|reported|story|text|words|edited)\s+)?by[:\s]+|^from\s+|^author[:\s]+",
+    re.IGNORECASE,
+)
+_AUTHOR_SPLIT = re.compile(r"\s*(?:,|;|\||&|\band\b|\bund\b|\bet\b|\by\b|\bwith\b)\s*", re.I)
+# Words that mark a byline fragment as something other than a person's name. Month names
+# are left out: "April", "June" and "Jan" are also first names, and dates carry digits,
+# which reject a fragment anyway.
+_AUTHOR_JUNK = re.compile(
+    r"\b(?:published|updated|posted|modified|minutes?|min|read|reading|time|staff|writer|"
+    r"reporter|editor|correspondent|contributor|columnist|associated press|reuters|"
+    r"share|follow|email|twitter|facebook|comments?|photos?|video|am|pm|gmt|utc|edt|est|"
+    r"pdt|pst|bst|ago|today|yesterday|times|news|tribune|press|journal|herald|gazette|"
+    r"magazine|newsroom|network|media|agency|desk|team|bureau|wires?|producers?|service|"
+    r"online|digital|editorial|sources?|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    re.IGNORECASE,
+)
+# "JENNIFER BAIN in Boston": the dateline is not part of the name.
+_AUTHOR_PLACE = re.compile(r"\s+(?:in|at|for|from)\s+[A-Z].*$")
+_MAX_AUTHOR_WORDS = 5
+_MAX_AUTHORS = 10
+
+
+@dataclass(frozen=True)
+class PageMetadata:
+    """What the page says about its article, apart from the article text."""
+
+    title: str | None = None
+    published: datetime | None = None
+    authors: list[str] = field(default_factory=list)
+    language: str | None = None
+    canonical_url: str | None = None
+    image_url: str | None = None
+    image_caption: str | None = None
+    site_name: str | None = None
+
+
+def extract_metadata(tree: HtmlElement, url: str | None) -> PageMetadata:
+    """Read the headline, date, authors, language, canonical URL and top image of a page."""
+    root = tree.getroottree().getroot()
+    metas = read_meta_tags(root)
+    articles = list(_iter_jsonld_articles(root))
+    site_name = _first_text(metas.get("og:site_name"), metas.get("application-name"))
+    if site_name is None:
+        site_name = _first_text(*(_jsonld_name(a.get("publisher")) for a in articles))
+    canonical_url = find_canonical_url(root, metas, url)
+    image_url, image_caption = find_top_image(root, metas, articles, canonical_url or url)
+    return PageMetadata(
+        title=find_headline(root, metas, articles, site_name),
+        published=find_published_date(root, metas, articles, url or canonical_url),
+        authors=find_authors(root, metas, articles, site_name),
+        language=detect_language(root),
+        canonical_url=canonical_url,
+        image_url=image_url,
+        image_caption=image_caption,
+        site_name=site_name,
+    )
+
+
+def read_meta_tags(root: HtmlElement) -> dict[str, list[str]]:
+    """Map each lower-cased meta name/property/itemprop to its non-empty contents, in order."""
+    metas: dict[str, list[str]] = {}
+    for meta in root.iter("meta"):
+        content = meta.get("content")
+        if content is None or not content.strip():
+            continue
+        for attribute in ("property", "name", "itemprop", "http-equiv"):
+            key = meta.get(attribute)
+            if key:
+                metas.setdefault(key.strip().lower(), []).append(content.strip())
+    return metas
+
+
+def _clean_text(text: str | None) -> str | None:
+    if text is None:
+        return None
+    cleaned = _WHITESPACE.sub(" ", text).strip()
+    return cleaned or None
+
+
+def _first_text(*candidates: list[str] | str | None) -> str | None:
+    for candidate in candidates:
+        values = [candidate] if isinstance(candidate, str) or candidate is None else candidate
+        for value in values:
+            cleaned = _clean_text(value)
+            if cleaned:
+                return cleaned
+    return None
+
+
+# JSON-LD ---------------------------------------------------------------------------------
+
+
+def _load_jsonld(text: str) -> Any:
+    text = text.strip()
+    # Publishers wrap the JSON in comments or CDATA to hide it from old browsers.
+    text = re.sub(r"^\s*(?:<!--|<!\[CDATA\[)|(?:-->|\]\]>)\s*$", "", text).strip()
+    if not text:
+        return None
+    try:
+        return json.loads(text, strict=False)
+    except ValueError:
+        try:  # a stray trailing comma is the most common breakage
+            return json.loads(re.sub(r",\s*([}\]])", r"\1", text), strict=False)
+        except ValueError:
+            return None
+
+
+def _iter_jsonld_objects(data: Any, depth: int = 0) -> Iterator[dict[str, Any]]:
+    if depth > 6:
+        return
+    if isinstance(data, list):
+        for item in data:
+            yield from _iter_jsonld_objects(item, depth + 1)
+    elif isinstance(data, dict):
+        yield data
+        for key in ("@graph", "mainEntity", "itemListElement"):
+            if key in data:
+                yield from _iter_jsonld_objects(data[key], depth + 1)
+
+
+def _jsonld_types(obj: dict[str, Any]) -> set[str]:
+    types = obj.get("@type")
+    values = types if isinstance(types, list) else [types]
+    return {value.lower() for value in values if isinstance(value, str)}
+
+
+def _iter_jsonld_articles(root: HtmlElement) -> Iterator[dict[str, Any]]:
+    """Yield JSON-LD objects describing the article, most specific types first."""
+    found: list[tuple[int, dict[str, Any]]] = []
+    for script in root.iter("script"):
+        if (script.get("type") or "").strip().lower() != "application/ld+json":
+            continue
+        for obj in _iter_jsonld_objects(_load_jsonld(script.text or "")):
+            types = _jsonld_types(obj)
+            if types & _ARTICLE_TYPES:
+                # A WebPage wrapper is less specific than the article it describes.
+                found.append((1 if types <= {"webpage"} else 0, obj))
+    for _, obj in sorted(found, key=lambda pair: pair[0]):
+        yield obj
+
+
+def _jsonld_name(value: Any) -> str | None:
+    if isinstance(value, str):
+        return _clean_text(value)
+    if isinstance(value, dict):
+        name = value.get("name")
+        return _clean_text(name) if isinstance(name, str) else None
+    if isinstance(value, list) and value:
+        return _jsonld_name(value[0])
+    return None
+
+
+def _jsonld_names(value: Any) -> list[str]:
+    values = value if isinstance(value, list) else [value]
+    names = [_jsonld_name(item) for item in values]
+    return [name for name in names if name]
+
+
+def _jsonld_url(value: Any) -> tuple[str | None, str | None]:
+    """Return (url, caption) of a JSON-LD image value."""
+    if isinstance(value, str):
+        return value.strip() or None, None
+    if isinstance(value, list) and value:
+        return _jsonld_url(value[0])
+    if isinstance(value, dict):
+        url = value.get("url") or value.get("contentUrl") or value.get("@id")
+        caption = value.get("caption") or value.get("description")
+        return (
+            url.strip() if isinstance(url, str) and url.strip() else None,
+            _clean_text(caption) if isinstance(caption, str) else None,
+        )
+    return None, None
+
+
+# Headline --------------------------------------------------------------------------------
+
+
+def split_title(title: str) -> str:
+    """Return the longest segment of a `<title>` like "BBC NEWS | Technology | Headline"."""
+    segments = [segment.strip() for segment in _TITLE_SEPARATORS.split(title) if segment.strip()]
+    return max(segments, key=len) if segments else title.strip()
+
+
+def _strip_site_name(title: str, site_name: str | None) -> str:
+    """Drop the site's name from the start or end of a title ("Headline | Site")."""
+    if not site_name:
+        return title
+    name = re.escape(site_name)
+    separator = r"\s*[|\-\u2013\u2014\u00bb\u00b7:]+\s*"
+    pattern = rf"^\s*{name}{separator}|{separator}{name}\s*$"
+    return re.sub(pattern, "", title, flags=re.IGNORECASE).strip() or title
+
+
+def _strip_domain_prefix(title: str) -> str:
+    """Drop a "Forbes.com: " style prefix naming the site rather than the story."""
+    match = _DOMAIN_PREFIX.match(title)
+    return title[match.end():] if match and match.end() < len(title) else title
+
+
+def _headline_words(text: str) -> set[str]:
+    return set(_HEADLINE_WORD.findall(text.lower()))
+
+
+def find_headline(
+    root: HtmlElement,
+    metas: dict[str, list[str]],
+    articles: list[dict[str, Any]],
+    site_name: str | None = None,
+) -> str | None:
+    """Return the headline: og:title, JSON-LD headline or an h1, else the `<title>`'s core.
+
+    When the page has a `<title>`, the candidate sharing the most words with it wins (and must
+    share at least half of its own): section names ("Entertainment") and logo text in an h1
+    share few, while the real headline is nearly always echoed in `<title>`.
+    """
+    title_element = root.find(".//title")
+    page_title = _clean_text(title_element.text_content()) if title_element is not None else None
+    title_words = _headline_words(page_title) if page_title else set()
+    raw_candidates: list[str] = [
+        *metas.get("og:title", ()),
+        *metas.get("twitter:title", ()),
+        *(a["headline"] for a in articles if isinstance(a.get("headline"), str)),
+        *(h1.text_content() for h1 in itertools.islice(root.iter("h1"), _MAX_H1)),
+    ]
+    candidates: list[str] = []
+    for raw in raw_candidates:
+        text = _clean_text(html.unescape(raw))
+        if not text or len(text) <= 3:
+            continue
+        text = _strip_domain_prefix(_strip_site_name(text, site_name))
+        if site_name and text.lower() == site_name.lower():
+            continue
+        candidates.append(text)
+    if not page_title:
+        return candidates[0] if candidates else None
+    candidates.append(_strip_domain_prefix(split_title(html.unescape(page_title))))
+    best, best_shared = candidates[-1], 0
+    for candidate in candidates:
+        words = _headline_words(candidate)
+        shared = len(words & title_words)
+        # The fullest echo of <title> wins; ties go to the more explicit source (og:title).
+        if words and shared >= 0.5 * len(words) and shared > best_shared:
+            best, best_shared = candidate, shared
+    return best
+
+
+# Publish date ----------------------------------------------------------------------------
+
+
+def parse_date(value: str | None) -> datetime | None:
+    """Parse an ISO 8601 / RFC 2822 / compact date string; naive results are taken as UTC."""
+    if not value:
+        return None
+    value = value.strip()
+    parsed: datetime | None = None
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        parsed = None
+    if parsed is None:
+        match = _ISO_DATE.search(value)
+        if match:
+            parsed = _datetime_from_match(match)
+    if parsed is None:
+        try:
+            parsed = parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            parsed = None
+    if parsed is None and re.fullmatch(r"(?:19|20)\d{6}", value):
+        parsed = _safe_datetime(int(value[:4]), int(value[4:6]), int(value[6:]))
+    if parsed is None or not 1990 <= parsed.year <= 2100:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def _safe_datetime(
+    year: int, month: int, day: int, hour: int = 0, minute: int = 0, second: int = 0
+) -> datetime | None:
+    try:
+        return datetime(year, month, day, hour, minute, second)
+    except ValueError:
+        return None
+
+
+def _datetime_from_match(match: re.Match[str]) -> datetime | None:
+    year, month, day, hour, minute, second, zone = match.groups()
+    parsed = _safe_datetime(
+        int(year), int(month), int(day), int(hour or 0), int(minute or 0), int(second or 0)
+    )
+    if parsed is None or not zone:
+        return parsed
+    if zone == "Z":
+        return parsed.replace(tzinfo=UTC)
+    try:
+        return datetime.fromisoformat(parsed.isoformat() + zone[:3] + ":" + zone[-2:])
+    except ValueError:
+        return parsed
+
+
+def find_published_date(
+    root: HtmlElement,
+    metas: dict[str, list[str]],
+    articles: list[dict[str, Any]],
+    url: str | None,
+) -> datetime | None:
+    """Return the publish date from JSON-LD, meta tags, `<time>`, the URL, else htmldate."""
+    for article in articles:
+        for key in ("datePublished", "dateCreated", "uploadDate"):
+            value = article.get(key)
+            parsed = parse_date(value) if isinstance(value, str) else None
+            if parsed:
+                return parsed
+    for key in _PUBLISHED_META:
+        for value in metas.get(key, ()):
+            parsed = parse_date(value)
+            if parsed:
+                return parsed
+    # Marked publish dates first: a bare <time> may be a comment's or the clock's.
+    marked = root.xpath('//*[@itemprop="datePublished"] | //time[@pubdate]')
+    for element in [*marked, *root.iter("time")]:
+        value = element.get("datetime") or element.get("content")
+        if value is None and element.tag == "time":
+            value = element.text_content()
+        parsed = parse_date(value)
+        if parsed:
+            return parsed
+    if url:
+        match = _URL_DATE.search(urlsplit(url).path)
+        if match:
+            found = _safe_datetime(int(match[1]), int(match[2]), int(match[3]))
+            if found:
+                return found.replace(tzinfo=UTC)
+    return _find_date_with_htmldate(root, url)
+
+
+def _find_date_with_htmldate(root: HtmlElement, url: str | None) -> datetime | None:
+    """Ask htmldate's quick heuristics (no extensive search: it would dominate page time)."""
+    try:
+        from htmldate import find_date
+    except ImportError:  # pragma: no cover - htmldate is a declared dependency
+        return None
+    try:
+        # htmldate copies a tree it is given before pruning it, so ours stays intact.
+        found = find_date(
+            root, url=url, extensive_search=False, original_date=True,
+            outputformat="%Y-%m-%d", min_date="1995-01-01",
+        )
+    except Exception:  # noqa: BLE001 - a third-party heuristic must never break extraction
+        return None
+    if not found:
+        return None
+    try:
+        day = date.fromisoformat(found)
+    except ValueError:
+        return None
+    return datetime(day.year, day.month, day.day, tzinfo=UTC)
+
+
+# Authors ---------------------------------------------------------------------------------
+
+
+def clean_author_names(raw: str) -> list[str]:
+    """Split a byline into person names, dropping "By", dates, roles and "Minute Read"."""
+    text = _WHITESPACE.sub(" ", raw).strip()
+    if not text or ("@" in text and " " not in text) or text.startswith(("http:", "https:")):
+        return []
+    names: list[str] = []
+    for part in _AUTHOR_SPLIT.split(_AUTHOR_PREFIX.sub("", text)):
+        name = _AUTHOR_PREFIX.sub("", part.strip(" .:-\u2013\u2014|·•")).strip(" .:-")
+        name = _AUTHOR_PLACE.sub("", name)
+        if not name or "@" in name or _AUTHOR_JUNK.search(name) or _has_digit(name):
+            continue
+        words = name.split()
+        # "Ed Hornick CNN": a trailing acronym names the outlet, not the person.
+        if len(words) > 2 and words[-1].isupper() and not words[0].isupper():
+            words = words[:-1]
+            name = " ".join(words)
+        # One word is a handle ("byjdoe"), an outlet ("CNN") or a fragment, rarely a person.
+        if not 2 <= len(words) <= _MAX_AUTHOR_WORDS:
+            continue
+        if name.lower() not in {n.lower() for n in names}:
+            names.append(name)
+    return names
+
+
+def _has_digit(text: str) -> bool:
+    return any(char.isdigit() for char in text)
+
+
+def _byline_elements(root: HtmlElement) -> Iterator[HtmlElement]:
+    """Yield elements marked as a byline, lazily: the caller stops at the first good one."""
+    yield from root.xpath("//*[@rel='author' or @itemprop='author']")
+    for element in root.iter("span", "div", "p", "a", "address", "li"):
+        class_name, element_id = element.get("class"), element.get("id")
+        if class_name is None and element_id is None:
+            continue  # most elements: nothing to match, skip the string work
+        marker = f"{class_name or ''} {element_id or ''}".lower()
+        if (
+            any(word in marker for word in _BYLINE_MARKERS)
+            and not _BYLINE_NOISE_CLASS.search(marker)
+        ):
+            yield element
+
+
+def find_authors(
+    root: HtmlElement,
+    metas: dict[str, list[str]],
+    articles: list[dict[str, Any]],
+    site_name: str | None = None,
+) -> list[str]:
+    """Return author names from JSON-LD, then meta tags, then a byline in the markup."""
+    publisher = (site_name or "").lower()
+    for article in articles:
+        raws = _jsonld_names(article.get("author"))
+        names = [n for raw in raws for n in clean_author_names(raw) if n.lower() != publisher]
+        if names:
+            return _dedupe(names)
+    for key in _AUTHOR_META:
+        raws = metas.get(key, [])
+        names = [n for raw in raws for n in clean_author_names(raw) if n.lower() != publisher]
+        if names:
+            return _dedupe(names)
+    for element in _byline_elements(root):
+        itemprop_name = element.find('.//*[@itemprop="name"]')
+        source = itemprop_name if itemprop_name is not None else element
+        text = source.get("content") or source.text_content()
+        if len(text) > 200:  # a whole article block carrying an "author" class
+            continue
+        names = [n for n in clean_author_names(text) if n.lower() != publisher]
+        if names:
+            return _dedupe(names)
+    return []
+
+
+def _dedupe(names: list[str]) -> list[str]:
+    seen: dict[str, str] = {}
+    for name in names:
+        seen.setdefault(name.lower(), name)
+    return list(seen.values())[:_MAX_AUTHORS]
+
+
+# Canonical URL and top image -------------------------------------------------------------
+
+
+def _absolute_http_url(value: str | None, base: str | None) -> str | None:
+    if not value or not value.strip():
+        return None
+    try:
+        absolute = urljoin(base, value.strip()) if base else value.strip()
+        scheme = urlsplit(absolute).scheme.lower()
+    except ValueError:
+        return None
+    if scheme in {"http", "https"}:
+        return absolute
+    return absolute if not scheme and base is None and not absolute.startswith("//") else None
+
+
+def find_canonical_url(
+    root: HtmlElement, metas: dict[str, list[str]], url: str | None
+) -> str | None:
+    """Return `<link rel=canonical>`, else og:url, made absolute against the page URL."""
+    for link in root.iter("link"):
+        rel = (link.get("rel") or "").lower().split()
+        if "canonical" in rel:
+            found = _absolute_http_url(link.get("href"), url)
+            if found:
+                return found
+    for value in metas.get("og:url", ()):
+        found = _absolute_http_url(value, url)
+        if found:
+            return found
+    return None
+
+
+def _image_key(url: str) -> str:
+    """Compare images by file name: og:image is often a resized copy of the inline image."""
+    path = urlsplit(url).path.rstrip("/")
+    return path.rsplit("/", 1)[-1].lower()
+
+
+def _figure_caption(figure: HtmlElement) -> str | None:
+    caption = figure.find(".//figcaption")
+    if caption is not None:
+        return _clean_text(caption.text_content())
+    return None
+
+
+def find_top_image(
+    root: HtmlElement,
+    metas: dict[str, list[str]],
+    articles: list[dict[str, Any]],
+    base_url: str | None,
+) -> tuple[str | None, str | None]:
+    """Return (url, caption) of the lead image: og:image / JSON-LD, else the first figure."""
+    image_url: str | None = None
+    caption: str | None = None
+    for value in (*metas.get("og:image", ()), *metas.get("twitter:image", ())):
+        image_url = _absolute_http_url(value, base_url)
+        if image_url:
+            break
+    if image_url is None:
+        for article in articles:
+            raw, jsonld_caption = _jsonld_url(article.get("image"))
+            image_url = _absolute_http_url(raw, base_url)
+            if image_url:
+                caption = jsonld_caption
+                break
+    if image_url is not None:
+        key = _image_key(image_url)
+        for figure in root.iter("figure"):
+            for img in figure.iter("img"):
+                src = img.get("src") or img.get("data-src") or ""
+                if key and _image_key(src) == key:
+                    return image_url, _figure_caption(figure) or caption or _clean_text(
+                        img.get("alt")
+                    )
+        return image_url, caption or _first_text(metas.get("og:image:alt"))
+    for figure in root.iter("figure"):
+        for img in figure.iter("img"):
+            src = _absolute_http_url(img.get("src") or img.get("data-src"), base_url)
+            if src:
+                return src, _figure_caption(figure) or _clean_text(img.get("alt"))
+    return None, None

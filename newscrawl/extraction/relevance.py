@@ -1,0 +1,195 @@
+"""Han and Tokuda: find the headline in the page, then the paragraph group most relevant to it."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+import lxml.html
+
+from newscrawl.extraction.config import ExtractionConfig
+from newscrawl.extraction.document import Document, normalise_space, segment_tokens
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+_TITLE_SEPARATORS = re.compile(r"\s+[|\-\u2013\u2014:»«/]+\s+|\s*\|\s*")
+# Articles, prepositions and conjunctions that the paper drops from the title keywords.
+_STOP_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "from",
+        "by",
+        "with",
+        "about",
+        "as",
+        "into",
+        "onto",
+        "over",
+        "under",
+        "after",
+        "before",
+        "between",
+        "through",
+        "during",
+        "without",
+        "within",
+        "upon",
+        "and",
+        "or",
+        "but",
+        "nor",
+        "so",
+        "yet",
+        "if",
+        "than",
+        "that",
+    ]
+)
+# Tags whose text may belong to a paragraph group (the paper's list).
+_PARAGRAPH_TAGS = frozenset(
+    {
+        "p",
+        "a",
+        "dd",
+        "dt",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "span",
+        "b",
+        "strong",
+        "i",
+        "em",
+        "font",
+        "li",
+        "div",
+        "td",
+        "br",
+    }
+)
+
+
+def select_title_keywords(title: str, config: ExtractionConfig) -> list[str]:
+    """Split the feed title into lower-case keywords, without stop words and possessive 's."""
+    title = normalise_space(title)
+    if config.longest_title_segment:
+        parts = [part for part in _TITLE_SEPARATORS.split(title) if part.strip()]
+        if parts:
+            title = max(parts, key=len)
+    keywords = []
+    for word in title.split():
+        word = word.lower().strip("\"'“”‘’.,;:!?()[]")
+        for suffix in ("'s", "’s"):
+            if word.endswith(suffix):
+                word = word[: -len(suffix)]
+        if word and word not in _STOP_WORDS:
+            keywords.extend(_WORD.findall(word))
+    return keywords
+
+
+def page_title(document: Document) -> str | None:
+    """The page's own `<title>`, used when no feed title is known."""
+    element = document.tree.find(".//title")
+    if element is None:
+        return None
+    return normalise_space(element.text_content()) or None
+
+
+def select_relevant_paragraphs(
+    document: Document, title: str | None, config: ExtractionConfig
+) -> None:
+    """Mark the likely headline blocks and the paragraph group most relevant to the title."""
+    document.relevance_applied = True
+    title = title or page_title(document)
+    if not title:
+        return
+    keywords = set(select_title_keywords(title, config))
+    if not keywords:
+        return
+    removed = document.removed_pieces
+    words: list[int] = []
+    keys: list[int] = []
+    link_only: list[bool] = []
+    pieces = document.pieces
+    for segment in document.segments:
+        span = range(segment.first_piece, segment.last_piece)
+        if removed and any(index in removed for index in span):
+            text = " ".join(pieces[index].text for index in span if index not in removed)
+            has_plain = any(
+                not pieces[i].in_link and not pieces[i].text.isspace()
+                for i in span
+                if i not in removed
+            )
+            tokens = _WORD.findall(text.lower())
+        else:
+            tokens = segment_tokens(segment)
+            has_plain = any(not pieces[i].in_link for i in span)
+        words.append(len(tokens))
+        keys.append(sum(map(keywords.__contains__, tokens)))
+        link_only.append(not has_plain)
+
+    keyword_count = len(keywords)
+    titles: list[int] = []
+    for i, (word_number, key_number) in enumerate(zip(words, keys, strict=True)):
+        if not word_number:
+            continue
+        if config.cap_key_number:
+            key_number = min(key_number, keyword_count)
+        if key_number * key_number / (word_number * keyword_count) > config.title_similarity:
+            titles.append(i)
+    document.title_segments = titles
+
+    count = len(document.segments)
+    if titles:
+        bounds = titles + [count]
+        ranges = [(bounds[k] + 1, bounds[k + 1]) for k in range(len(titles))]
+        reserve = (0, titles[0])
+    else:
+        ranges = [(0, count)]
+        reserve = (0, 0)
+    best = _best_group(document, ranges, words, keys, link_only)
+    if best[0] <= config.paragraph_possibility and reserve[1] > reserve[0]:
+        fallback = _best_group(document, [reserve], words, keys, link_only)
+        if fallback[0] > best[0]:
+            best = fallback
+    document.relevant_segments = set(best[1])
+
+
+def _best_group(
+    document: Document,
+    ranges: list[tuple[int, int]],
+    words: list[int],
+    keys: list[int],
+    link_only: list[bool],
+) -> tuple[float, list[int]]:
+    """The related-node group with the highest Possibility = WordSum * (KeySum + 1)."""
+    best: tuple[float, list[int]] = (0.0, [])
+    for start, end in ranges:
+        groups: dict[lxml.html.HtmlElement, list[int]] = defaultdict(list)
+        for i in range(start, end):
+            if not words[i]:
+                continue
+            block = document.segments[i].block
+            parent = block.getparent()
+            if block.tag not in _PARAGRAPH_TAGS and (
+                parent is None or parent.tag not in _PARAGRAPH_TAGS
+            ):
+                continue
+            # Siblings, or nodes whose parents are siblings, share a grandparent.
+            anchor = parent.getparent() if parent is not None else None
+            groups[anchor if anchor is not None else block].append(i)
+        for members in groups.values():
+            if all(link_only[i] for i in members):
+                continue
+            possibility = sum(words[i] for i in members) * (sum(keys[i] for i in members) + 1)
+            if possibility > best[0]:
+                best = (float(possibility), members)
+    return best

@@ -1,0 +1,91 @@
+"""Language: the declared `<html lang>` first, else the small stop-word / script detector."""
+
+from __future__ import annotations
+
+import lxml.html
+import pytest
+
+from newscrawl.extraction.language import (
+    detect_language,
+    detect_text_language,
+    normalise_language_tag,
+    read_declared_language,
+)
+
+SAMPLES = {
+    "en": "The government said on Tuesday that it would not change the law, and the "
+    "opposition has called for a vote. It was the first time this year that they met.",
+    "de": "Die Regierung hat am Dienstag erklärt, dass sie das Gesetz nicht ändern wird. "
+    "Es ist auch noch nicht klar, wie die Opposition auf den Vorschlag reagiert.",
+    "fr": "Le gouvernement a déclaré mardi qu'il ne changerait pas la loi. Les députés de "
+    "l'opposition sont dans une situation difficile pour le vote de cette semaine.",
+    "es": "El gobierno dijo el martes que no cambiará la ley, y los diputados de la "
+    "oposición pidieron una votación para que el texto sea más claro para los ciudadanos.",
+    "it": "Il governo ha detto martedì che non cambierà la legge. Per la prima volta "
+    "l'opposizione della camera ha chiesto un voto, e non è chiaro come si andrà avanti.",
+    "pt": "O governo disse na terça-feira que não vai mudar a lei. Os deputados da oposição "
+    "pediram uma votação para que o texto seja mais claro para os cidadãos do país.",
+    "nl": "De regering heeft dinsdag gezegd dat zij de wet niet zal veranderen. Het is nog "
+    "niet duidelijk hoe de oppositie op het voorstel zal reageren, maar er wordt gestemd.",
+    "ru": "Правительство заявило во вторник, что не будет менять закон. Это было первое "
+    "заседание в этом году, и оппозиция потребовала голосования по этому вопросу.",
+    "pl": "Rząd poinformował we wtorek, że nie zmieni ustawy. To jest pierwsze takie "
+    "posiedzenie w tym roku i nie wiadomo, jak na to zareaguje opozycja, która już się zebrała.",
+    "ja": "政府は火曜日、法律を変更しないと発表しました。野党は採決を求めています。",
+    "zh": "政府周二表示不会修改法律，反对派要求就此问题进行投票表决。",
+    "ko": "정부는 화요일 법을 바꾸지 않겠다고 밝혔다. 야당은 표결을 요구했다.",
+    "ar": "قالت الحكومة يوم الثلاثاء إنها لن تغير القانون وطالبت المعارضة بالتصويت.",
+    "fa": "دولت روز سه‌شنبه اعلام کرد که قانون را تغییر نمی‌دهد و مخالفان خواستار رأی‌گیری شدند.",
+    "vi": "Chính phủ cho biết vào thứ Ba rằng họ sẽ không thay đổi luật, và các đại biểu "
+    "của phe đối lập đã yêu cầu một cuộc bỏ phiếu trong năm nay.",
+    "el": "Η κυβέρνηση δήλωσε την Τρίτη ότι δεν θα αλλάξει τον νόμο "
+    "και η αντιπολίτευση ζήτησε ψηφοφορία.",
+}
+
+
+@pytest.mark.parametrize("language", sorted(SAMPLES))
+def test_detect_text_language_recognises_common_languages(language: str) -> None:
+    assert detect_text_language(SAMPLES[language]) == language
+
+
+@pytest.mark.parametrize("text", ["", "12345 67890", "OK", "Click here"])
+def test_detect_text_language_returns_none_when_unclear(text: str) -> None:
+    assert detect_text_language(text) is None
+
+
+@pytest.mark.parametrize(
+    ("tag", "expected"),
+    [("en-US", "en"), ("pt_BR", "pt"), ("DE", "de"), (" fr ", "fr"), ("und", None),
+     ("", None), (None, None), ("english", None), ("x-klingon", None)],
+)
+def test_normalise_language_tag(tag: str | None, expected: str | None) -> None:
+    assert normalise_language_tag(tag) == expected
+
+
+def test_declared_language_wins_over_content() -> None:
+    page = f'<html lang="de-AT"><body><p>{SAMPLES["en"]}</p></body></html>'
+    assert detect_language(lxml.html.document_fromstring(page)) == "de"
+
+
+@pytest.mark.parametrize(
+    "head",
+    ['<meta http-equiv="Content-Language" content="fr-FR">',
+     '<meta property="og:locale" content="fr_FR">'],
+)
+def test_declared_language_from_meta(head: str) -> None:
+    tree = lxml.html.document_fromstring(f"<html><head>{head}</head><body><p>x</p></body></html>")
+    assert read_declared_language(tree) == "fr"
+
+
+def test_undeclared_page_is_detected_from_body_text_not_scripts() -> None:
+    page = (
+        "<html><head><script>var the = 'the the the of and to in is';</script></head><body>"
+        f"<script>the of and</script><p>{SAMPLES['es']}</p></body></html>"
+    )
+    assert detect_language(lxml.html.document_fromstring(page)) == "es"
+
+
+def test_explicit_text_is_used_when_the_page_declares_nothing() -> None:
+    tree = lxml.html.document_fromstring("<html><body><p>menu</p></body></html>")
+    assert detect_language(tree, text=SAMPLES["it"]) == "it"
+    assert detect_language(SAMPLES["nl"]) == "nl"

@@ -1,0 +1,250 @@
+"""Metadata: headline, publish date, authors, canonical URL, top image, site name."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta, timezone
+
+import lxml.html
+import pytest
+
+from newscrawl.extraction.metadata import (
+    PageMetadata,
+    clean_author_names,
+    extract_metadata,
+    parse_date,
+    split_title,
+)
+
+
+def read(page: str, url: str | None = None) -> PageMetadata:
+    return extract_metadata(lxml.html.document_fromstring(page), url)
+
+
+def page_with(head: str = "", body: str = "<p>Text.</p>", lang: str = "en") -> str:
+    return f'<html lang="{lang}"><head>{head}</head><body>{body}</body></html>'
+
+
+def jsonld(data: object) -> str:
+    return f'<script type="application/ld+json">{json.dumps(data)}</script>'
+
+
+def test_jsonld_article_gives_every_field() -> None:
+    head = jsonld(
+        {
+            "@context": "https://schema.org",
+            "@graph": [
+                {"@type": "WebSite", "name": "Example News"},
+                {
+                    "@type": "NewsArticle",
+                    "headline": "Mayor opens the new bridge",
+                    "datePublished": "2024-03-05T09:30:00+01:00",
+                    "author": [{"@type": "Person", "name": "Ana Silva"}, {"name": "Bo Chen"}],
+                    "image": {"@type": "ImageObject", "url": "/img/bridge.jpg",
+                              "caption": "The bridge at dawn"},
+                    "publisher": {"@type": "Organization", "name": "Example News"},
+                },
+            ],
+        }
+    )
+    meta = read(page_with(head), "https://news.example/city/bridge")
+    assert meta.title == "Mayor opens the new bridge"
+    assert meta.published == datetime(2024, 3, 5, 9, 30, tzinfo=timezone(timedelta(hours=1)))
+    assert meta.authors == ["Ana Silva", "Bo Chen"]
+    assert meta.image_url == "https://news.example/img/bridge.jpg"
+    assert meta.image_caption == "The bridge at dawn"
+    assert meta.site_name == "Example News"
+    assert meta.language == "en"
+
+
+def test_broken_jsonld_is_ignored_and_meta_tags_are_used() -> None:
+    head = (
+        '<script type="application/ld+json">{"@type": "NewsArticle", "headline": </script>'
+        '<meta property="og:title" content="Storm hits the coast">'
+        '<meta property="article:published_time" content="2023-11-02T17:05:00Z">'
+        '<meta name="author" content="By Jane Doe">'
+        '<meta property="og:site_name" content="Coast Daily">'
+    )
+    meta = read(page_with(head))
+    assert meta.title == "Storm hits the coast"
+    assert meta.published == datetime(2023, 11, 2, 17, 5, tzinfo=UTC)
+    assert meta.authors == ["Jane Doe"]
+    assert meta.site_name == "Coast Daily"
+
+
+def test_jsonld_with_trailing_comma_and_comment_wrapper_still_parses() -> None:
+    head = (
+        '<script type="application/ld+json"><!-- {"@type": "Article", '
+        '"datePublished": "2020-01-02", "author": "Kim Lee",} --></script>'
+    )
+    meta = read(page_with(head))
+    assert meta.published == datetime(2020, 1, 2, tzinfo=UTC)
+    assert meta.authors == ["Kim Lee"]
+
+
+def test_og_title_loses_the_site_name_suffix() -> None:
+    head = (
+        '<meta property="og:title" content="Rates rise again | Money Times">'
+        '<meta property="og:site_name" content="Money Times">'
+    )
+    assert read(page_with(head)).title == "Rates rise again"
+
+
+def test_headline_falls_back_to_h1_then_longest_title_segment() -> None:
+    assert read(page_with("", "<h1> Big  news </h1>")).title == "Big news"
+    page = page_with("<title>BBC NEWS | Technology | Robots learn to cook dinner</title>")
+    assert read(page).title == "Robots learn to cook dinner"
+    page = page_with("<title>Forbes.com: Chips get faster</title>")
+    assert read(page).title == "Chips get faster"
+
+
+def test_section_names_and_logos_do_not_make_the_headline() -> None:
+    head = (
+        "<title>FOXNews.com - Jolie Film About Pearl Praised - Celebrity | Entertainment"
+        "</title>"
+    )
+    body = "<h1><a href='/e'>Entertainment</a></h1><h1>Jolie Film About Pearl Praised</h1>"
+    assert read(page_with(head, body)).title == "Jolie Film About Pearl Praised"
+    head = "<title>Studios Unsure About Ads -- Vulture -- New York Magazine</title>"
+    assert read(page_with(head, "<h1>New York Magazine</h1>")).title == "Studios Unsure About Ads"
+
+
+def test_double_escaped_entities_in_og_title_are_decoded() -> None:
+    head = '<meta property="og:title" content="AT&amp;amp;T bets on phones">'
+    assert read(page_with(head)).title == "AT&T bets on phones"
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ("Site - A long headline about things", "A long headline about things"),
+        ("A long headline about things \u2014 Site", "A long headline about things"),
+        ("Well-known author: a profile", "Well-known author: a profile"),
+        ("", ""),
+    ],
+)
+def test_split_title(title: str, expected: str) -> None:
+    assert split_title(title) == expected
+
+
+def test_time_element_gives_the_date() -> None:
+    body = (
+        '<p>By <span class="byline">Sam Ortiz</span></p>'
+        '<time datetime="2019-07-04">July 4</time>'
+    )
+    meta = read(page_with("", body))
+    assert meta.published == datetime(2019, 7, 4, tzinfo=UTC)
+    assert meta.authors == ["Sam Ortiz"]
+
+
+def test_url_gives_the_date_when_the_page_has_none() -> None:
+    meta = read(page_with(), "https://example.org/2018/02/09/some-story.html")
+    assert meta.published == datetime(2018, 2, 9, tzinfo=UTC)
+
+
+def test_no_date_anywhere_gives_none() -> None:
+    assert read(page_with(body="<p>No date here at all.</p>")).published is None
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2021-05-06T07:08:09Z", datetime(2021, 5, 6, 7, 8, 9, tzinfo=UTC)),
+        ("2021-05-06", datetime(2021, 5, 6, tzinfo=UTC)),
+        ("Thu, 06 May 2021 07:08:09 GMT", datetime(2021, 5, 6, 7, 8, 9, tzinfo=UTC)),
+        ("20210506", datetime(2021, 5, 6, tzinfo=UTC)),
+        ("2021-5-6 7:08", datetime(2021, 5, 6, 7, 8, tzinfo=UTC)),
+        ("yesterday", None),
+        ("", None),
+        ("2021-13-45", None),
+        ("1066-10-14", None),
+    ],
+)
+def test_parse_date(value: str, expected: datetime | None) -> None:
+    assert parse_date(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("byline", "expected"),
+    [
+        ("By John Smith", ["John Smith"]),
+        ("By John Smith and Mary Jones", ["John Smith", "Mary Jones"]),
+        ("Published 3:45 PM ET, Mon March 4, 2019", []),
+        ("5 Minute Read", []),
+        ("By Ann Lee, Staff Writer", ["Ann Lee"]),
+        ("JENNIFER BAIN in Boston", ["JENNIFER BAIN"]),
+        ("Posted by: Tom Ray | Updated 2 hours ago", ["Tom Ray"]),
+        ("CNN", []),
+        ("https://www.facebook.com/someone", []),
+        ("jane@example.com", []),
+        ("Associated Press", []),
+        ("April Ryan", ["April Ryan"]),
+        ("Ed Hornick CNN", ["Ed Hornick"]),
+        ("byamberphillips", []),
+        ("Post Wires", []),
+        ("Marlaina Schiavo, Nancy Grace Producers", ["Marlaina Schiavo"]),
+        ("Richard A. Serrano", ["Richard A. Serrano"]),
+    ],
+)
+def test_clean_author_names(byline: str, expected: list[str]) -> None:
+    assert clean_author_names(byline) == expected
+
+
+def test_author_equal_to_the_site_name_is_dropped() -> None:
+    head = (
+        '<meta property="og:site_name" content="The Valley Tribune">'
+        '<meta name="author" content="The Valley Tribune">'
+    )
+    body = '<div class="article-byline">By Lena Park</div>'
+    assert read(page_with(head, body)).authors == ["Lena Park"]
+
+
+def test_rel_author_link_is_a_byline() -> None:
+    body = '<p>Story by <a rel="author" href="/people/rk">Ravi Kumar</a></p>'
+    assert read(page_with(body=body)).authors == ["Ravi Kumar"]
+
+
+def test_canonical_url_is_absolute() -> None:
+    head = '<link rel="canonical" href="/news/42">'
+    assert read(page_with(head), "https://ex.com/a?utm=1").canonical_url == "https://ex.com/news/42"
+    og = '<meta property="og:url" content="https://ex.com/news/43">'
+    assert read(page_with(og)).canonical_url == "https://ex.com/news/43"
+    bad = '<link rel="canonical" href="javascript:alert(1)">'
+    assert read(page_with(bad), "https://ex.com/").canonical_url is None
+
+
+def test_og_image_takes_the_caption_of_its_figure() -> None:
+    head = '<meta property="og:image" content="https://cdn.ex.com/w1200/lead.jpg">'
+    body = (
+        '<figure><img src="https://cdn.ex.com/w600/other.jpg"><figcaption>Other</figcaption></figure>'
+        '<figure><img src="https://cdn.ex.com/w600/lead.jpg"><figcaption> Crowds gather '
+        "outside</figcaption></figure>"
+    )
+    meta = read(page_with(head, body))
+    assert meta.image_url == "https://cdn.ex.com/w1200/lead.jpg"
+    assert meta.image_caption == "Crowds gather outside"
+
+
+def test_first_figure_image_when_no_og_image() -> None:
+    body = '<figure><img src="/pics/a.png" alt="A chart"></figure>'
+    meta = read(page_with(body=body), "https://ex.com/story")
+    assert meta.image_url == "https://ex.com/pics/a.png"
+    assert meta.image_caption == "A chart"
+
+
+def test_data_uri_image_is_never_the_top_image() -> None:
+    head = '<meta property="og:image" content="data:image/png;base64,AAAA">'
+    assert read(page_with(head)).image_url is None
+
+
+def test_empty_page_gives_empty_metadata() -> None:
+    meta = read("<html><body></body></html>")
+    assert meta == PageMetadata()
+
+
+def test_marked_publish_date_beats_an_earlier_time_element() -> None:
+    body = (
+        '<div class="clock"><time datetime="2024-01-01T08:00">now</time></div>'
+        '<span itemprop="datePublished" content="2023-06-07">June 7</span>'
+    )
+    assert read(page_with(body=body)).published == datetime(2023, 6, 7, tzinfo=UTC)

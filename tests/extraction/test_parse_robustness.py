@@ -1,0 +1,69 @@
+"""Malformed markup that libxml2 nests oddly must not hide the article that follows it."""
+
+from __future__ import annotations
+
+import pytest
+
+from newscrawl.extraction import extract, parse_document
+from newscrawl.extraction.block_features import _count_upper, _marker_flags
+
+SENTENCE = "Real sentence about the news of the day with many words. "
+PARAGRAPH = "<p>" + SENTENCE * 8 + "</p>"
+
+
+def build_page(between: str) -> str:
+    """An article of three paragraphs with `between` (often an unclosed tag) after the first."""
+    return (
+        "<html><body><article>"
+        + PARAGRAPH
+        + between
+        + PARAGRAPH.replace("Real", "Second")
+        + PARAGRAPH.replace("Real", "Third")
+        + "</article></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    "unclosed",
+    ["<embed src=x.mp4>", "<video src=x.mp4>", "<audio src=x.mp3>", "<object data=x.swf>",
+     "<param name=x value=y>", "<source src=x.webm>"],
+)
+def test_unclosed_media_tag_keeps_the_text_after_it(unclosed: str) -> None:
+    text = extract(build_page(unclosed)).text
+    assert "Second sentence" in text
+    assert "Third sentence" in text
+
+
+def test_text_directly_after_unclosed_embed_is_visible() -> None:
+    document = parse_document(build_page("<embed src=x>Loose words after the embed "))
+    texts = " ".join(segment.text for segment in document.segments)
+    assert "Loose words after the embed" in texts
+    assert "Third sentence" in texts
+
+
+def test_closed_video_fallback_text_stays_hidden() -> None:
+    page = build_page("<video src=x.mp4>Your browser does not support video.</video>")
+    text = extract(page).text
+    assert "browser does not support" not in text
+    assert "Second sentence" in text
+
+
+def test_released_content_keeps_document_order() -> None:
+    document = parse_document(build_page("<embed src=x.mp4>"))
+    texts = [segment.text for segment in document.segments]
+    firsts = [next(i for i, t in enumerate(texts) if t.startswith(word))
+              for word in ("Real", "Second", "Third")]
+    assert firsts == sorted(firsts)
+
+
+@pytest.mark.parametrize(
+    ("marker", "flags"),
+    [("SideBar", 1), ("ARTICLE-body", 2), ("newsletter", 3), ("Ads", 1), ("plain", 0)],
+)
+def test_marker_hints_ignore_case(marker: str, flags: int) -> None:
+    assert _marker_flags(marker) == flags
+
+
+@pytest.mark.parametrize("text", ["Hello World", "", "lower only", "ÉCOLE Été", "ABC123 xyz"])
+def test_upper_count_matches_str_isupper(text: str) -> None:
+    assert _count_upper(text) == sum(map(str.isupper, text))
