@@ -10,9 +10,10 @@ import numpy as np
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import Document, segment_tokens
 
-_PUNCTUATION = ".,;:!?"
+# Full-width forms are what Chinese and Japanese text punctuates with.
+_PUNCTUATION = ".,;:!?、。，；：！？"
 _UPPER_SAMPLE = 200
-_SENTENCE_END = frozenset(".!?\"'”’)")  # segment texts are stripped: the last character
+_SENTENCE_END = frozenset(".!?\"'”’)。！？」』）")  # segment texts are stripped: the last character
 # Matched against lower-cased markers: re.IGNORECASE makes these alternations 3x slower.
 _NEGATIVE_HINT = re.compile(
     r"comment|footer|foot|nav|menu|sidebar|side|share|social|related|promo|advert|\bads?\b|"

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 import lxml.etree
 import lxml.html
 
+from newscrawl.extraction.word_tokens import split_words
+
 # Containers whose text is never article text.
 SKIPPED_TAGS = frozenset(
     [
@@ -93,7 +95,6 @@ BLOCK_TAGS = frozenset(
     ]
 )
 _WHITESPACE = re.compile(r"\s+")
-_WORD = re.compile(r"\w+")
 _CHARSET_DECLARATION = re.compile(rb"<meta[^>]+charset|<\?xml[^>]+encoding", re.IGNORECASE)
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 # HTML5 void elements that libxml2 (an HTML 4 parser) does not know are empty: it nests
@@ -177,9 +178,9 @@ class Document:
 
 
 def segment_tokens(segment: Segment) -> list[str]:
-    """The segment's lower-cased `\\w+` words, computed once and shared by the stages."""
+    """The segment's lower-cased words, computed once and shared by the stages."""
     if segment.tokens is None:
-        segment.tokens = _WORD.findall(segment.text.lower())
+        segment.tokens = split_words(segment.text.lower())
     return segment.tokens
 
 

@@ -9,8 +9,8 @@ import lxml.html
 
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import Document, normalise_space, segment_tokens
+from newscrawl.extraction.word_tokens import split_words
 
-_WORD = re.compile(r"\w+", re.UNICODE)
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-\u2013\u2014:»«/]+\s+|\s*\|\s*")
 # Articles, prepositions and conjunctions that the paper drops from the title keywords.
 _STOP_WORDS = frozenset(
@@ -91,7 +91,7 @@ def select_title_keywords(title: str, config: ExtractionConfig) -> list[str]:
             if word.endswith(suffix):
                 word = word[: -len(suffix)]
         if word and word not in _STOP_WORDS:
-            keywords.extend(_WORD.findall(word))
+            keywords.extend(split_words(word))
     return keywords
 
 
@@ -128,7 +128,7 @@ def select_relevant_paragraphs(
                 for i in span
                 if i not in removed
             )
-            tokens = _WORD.findall(text.lower())
+            tokens = split_words(text.lower())
         else:
             tokens = segment_tokens(segment)
             has_plain = any(not pieces[i].in_link for i in span)
