@@ -13,6 +13,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "newscrawl.commands.evaluate",
     "newscrawl.commands.demo",
     "newscrawl.commands.db",
+    "newscrawl.commands.status",
 )
 
 

@@ -22,7 +22,8 @@ class PageItem:
     url: str
     site: str
     category: str
-    body: bytes
+    # Kept out of repr: Scrapy logs the whole item when it is dropped.
+    body: bytes = field(repr=False)
     encoding: str | None = None
     title: str | None = None
     feed_url: str | None = None
@@ -31,9 +32,13 @@ class PageItem:
     keywords: list[str] = field(default_factory=list)
     fetched_at: datetime = field(default_factory=_now)
     status: int = 200
-    # filled by the pipelines
+    # Filled by the pipelines. page_id: the row in `pages` once stored. template: the group's
+    # SiteTemplate, None in single-page mode. document: the extraction Document, parsed once
+    # and shared by the stages. extraction_mode: "neighbours" or "single" once the buffer
+    # decided; re-injected items carry it and the buffer lets them through. article: the
+    # extracted Article, set by SqlStoragePipeline.
     page_id: int | None = None
-    template: Any = None
-    document: Any = None
+    template: Any = field(default=None, repr=False)
+    document: Any = field(default=None, repr=False)
     extraction_mode: str | None = None
-    article: Any = None
+    article: Any = field(default=None, repr=False)

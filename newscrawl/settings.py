@@ -1,5 +1,7 @@
 """Scrapy settings for newscrawl. Every newscrawl setting is named NEWSCRAWL_*."""
 
+import os
+
 BOT_NAME = "newscrawl"
 SPIDER_MODULES = ["spiders"]
 NEWSPIDER_MODULE = "spiders"
@@ -14,5 +16,95 @@ TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 FEED_EXPORT_ENCODING = "utf-8"
 LOG_LEVEL = "INFO"
 
-NEWSCRAWL_DATABASE_URL = "sqlite:///newscrawl.db"
+ITEM_PIPELINES = {
+    "newscrawl.pipelines.neighbour_buffer.NeighbourBufferPipeline": 100,
+    "newscrawl.pipelines.static_noise.StaticNoisePipeline": 200,
+    "newscrawl.pipelines.dynamic_noise.DynamicNoisePipeline": 300,
+    "newscrawl.pipelines.title_relevance.TitleRelevancePipeline": 400,
+    "newscrawl.pipelines.sql_storage.SqlStoragePipeline": 900,
+}
+EXTENSIONS = {
+    "newscrawl.extensions.crawl_runs.CrawlRunsExtension": 500,
+    "newscrawl.extensions.progress_log.ProgressLogExtension": 510,
+}
+
+# Storage. SQLite (WAL) by default; PostgreSQL as postgresql+psycopg://user@host/db.
+# The environment variable of the same name wins, so that workers are set up by environment.
+NEWSCRAWL_DATABASE_URL = os.environ.get("NEWSCRAWL_DATABASE_URL", "sqlite:///newscrawl.db")
+# Apply pending Alembic migrations when a crawl starts.
+NEWSCRAWL_MIGRATE_ON_START = True
+
+# Neighbour buffer: pages per (site, category) group needed to learn a static-noise template.
 NEWSCRAWL_NEIGHBOURS = 10
+# Smallest group that gets a partial template at the end of a crawl; smaller ones: single-page.
+NEWSCRAWL_MIN_NEIGHBOURS = 2
+# Re-learn a template this many seconds after it was learned (site redesigns), 0 = never.
+NEWSCRAWL_TEMPLATE_MAX_AGE = 7 * 24 * 3600
+# ... or once this many new pages of its group arrived since, 0 = never.
+NEWSCRAWL_TEMPLATE_MAX_PAGES = 1000
+
+# Extraction: "default" (best) or "paper" (the seed papers as written); stage switches.
+NEWSCRAWL_EXTRACTION_CONFIG = "default"
+NEWSCRAWL_NEIGHBOUR_BUFFER_ENABLED = True
+NEWSCRAWL_STATIC_NOISE_ENABLED = True
+NEWSCRAWL_DYNAMIC_NOISE_ENABLED = True
+NEWSCRAWL_TITLE_RELEVANCE_ENABLED = True
+NEWSCRAWL_SQL_STORAGE_ENABLED = True
+
+# Operations: one crawl_runs row per crawl, and a progress log line every N seconds (0 = off).
+NEWSCRAWL_CRAWL_RUNS_ENABLED = True
+NEWSCRAWL_PROGRESS_INTERVAL = 60.0
+
+# Re-polling (docs/operations.md). Feed state (ETag/Last-Modified, schedule, failures) and the
+# seen-URL check live in the database. Empty poll interval = crawl each feed once.
+NEWSCRAWL_FEED_STATE_ENABLED = True
+NEWSCRAWL_POLL_INTERVAL = ""  # e.g. "15m"; `-a every=15m` wins
+NEWSCRAWL_POLL_MIN_INTERVAL = "1m"
+NEWSCRAWL_POLL_MAX_INTERVAL = "6h"
+NEWSCRAWL_FEED_MAX_FAILURES = 10
+NEWSCRAWL_SEEN_URL_CACHE_SIZE = 100_000
+# Polling crawls always skip known article URLs; one-shot crawls re-fetch them unless True.
+NEWSCRAWL_SKIP_SEEN_URLS = False
+# Extraction-quality signals: articles under this many words count as very short.
+NEWSCRAWL_QUALITY_SHORT_WORDS = 50
+NEWSCRAWL_QUALITY_MAX_SITES = 100
+
+# Spiders: the URL directory (0 = first; numeric ones skipped) that names the category
+# when the feed or sitemap gives none.
+NEWSCRAWL_CATEGORY_SEGMENT = 0
+# Largest sitemap accepted once gunzipped, in bytes (the sitemap protocol allows 50 MB).
+NEWSCRAWL_SITEMAP_MAX_SIZE = 50 * 1024 * 1024
+
+# Hostile input (docs/hostile-input.md). The SSRF guard refuses URLs (redirects too) that
+# resolve to private, loopback, link-local or reserved addresses, except those allowlisted
+# here as host names or IPs/CIDRs, e.g. ["127.0.0.1"] for loopback test servers.
+DOWNLOADER_MIDDLEWARES = {
+    "newscrawl.middlewares.ssrf_guard.SsrfGuardMiddleware": 60,
+    "newscrawl.middlewares.tracking_params.TrackingParamsMiddleware": 70,
+    # Below HttpCompressionMiddleware (590): sees bodies once decompressed.
+    "newscrawl.middlewares.response_guard.ResponseGuardMiddleware": 560,
+    # Between MetaRefreshMiddleware (580) and HttpCompressionMiddleware (590).
+    "newscrawl.middlewares.meta_refresh_guard.MetaRefreshGuardMiddleware": 585,
+    # Above RedirectMiddleware (600): sees a redirect before it is followed.
+    "newscrawl.middlewares.redirect_loops.RedirectLoopMiddleware": 610,
+}
+NEWSCRAWL_SSRF_GUARD = True
+NEWSCRAWL_SSRF_ALLOWLIST: list[str] = []
+# Strip utm_*, fbclid, gclid... and fragments from URLs so duplicates collapse into one.
+NEWSCRAWL_STRIP_TRACKING_PARAMS = True
+# Log and count empty and binary bodies; re-decode pages whose declared charset is wrong.
+NEWSCRAWL_RESPONSE_GUARD = True
+# Article pages and feeds larger than this are cancelled (logged, counted as article_failed):
+# real news pages stay far below, and extraction time grows with size. Sitemaps get their
+# own cap, NEWSCRAWL_SITEMAP_MAX_SIZE.
+DOWNLOAD_MAXSIZE = 5 * 1024 * 1024
+DOWNLOAD_WARNSIZE = 2 * 1024 * 1024
+
+# Scale-out (docs/scale-out.md): with a Redis URL (setting or environment variable), the
+# scheduler queue and dupefilter are shared through scrapy-redis by every worker using it.
+ADDONS = {"newscrawl.addons.redis_frontier.RedisFrontierAddon": 0}
+NEWSCRAWL_REDIS_URL = os.environ.get("NEWSCRAWL_REDIS_URL", "")
+# A worker whose shared queue ran dry closes after this many idle seconds (0 = at once).
+NEWSCRAWL_FRONTIER_IDLE_CLOSE = 30.0
+# Seconds one worker holds the right to fetch a re-polled (dont_filter) URL; others skip it.
+NEWSCRAWL_FRONTIER_LEASE = 600.0

@@ -1,0 +1,1 @@
+"""Scrapy extensions: crawl bookkeeping and progress reporting."""

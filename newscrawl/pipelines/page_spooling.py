@@ -1,0 +1,184 @@
+"""PageSpooler: keeps fetched pages the database cannot take, and stops the crawl cleanly.
+
+When a write still fails after its retries (newscrawl/storage/retry.py), the page goes to a
+durable local spool (NEWSCRAWL_SPOOL_DIR) instead of being lost, and the crawl is closed
+with the reason `database_unavailable`. The next crawl on the same database writes the
+spooled pages into `pages` (pending) before it takes new ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import NoReturn, ParamSpec, TypeVar
+
+from scrapy import signals
+from scrapy.crawler import Crawler
+from scrapy.statscollectors import StatsCollector
+from scrapy.utils.defer import deferred_from_coro
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
+from twisted.internet.defer import Deferred
+
+from newscrawl.items import PageItem
+from newscrawl.pipelines.errors import PageSpooled
+from newscrawl.pipelines.page_items import build_page_record
+from newscrawl.stats_keys import build_stats_key
+from newscrawl.storage.page_repository import PageRepository
+from newscrawl.storage.records import PageRecord
+from newscrawl.storage.retry import is_transient_error, run_in_thread_with_retry
+from newscrawl.storage.spool import PageSpool, SpoolEntryError, build_spool_directory
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+P = ParamSpec("P")
+
+COMPONENT = "spool"
+CLOSE_REASON = "database_unavailable"
+DEFAULT_SPOOL_DIRNAME = ".newscrawl-spool"
+STOPPED_KEY = build_stats_key(COMPONENT, "crawl_stopped")
+
+
+def resolve_spool_base(spool_dir: str | None, database_url: str) -> Path:
+    """NEWSCRAWL_SPOOL_DIR, else `.newscrawl-spool` next to the SQLite file or in the cwd."""
+    if spool_dir:
+        return Path(spool_dir)
+    url = make_url(database_url)
+    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+        return Path(str(url.database)).resolve().parent / DEFAULT_SPOOL_DIRNAME
+    return Path.cwd() / DEFAULT_SPOOL_DIRNAME
+
+
+class DatabaseUnavailableError(Exception):
+    """The crawl is stopping for a database outage: writes fail at once instead of retrying."""
+
+
+def is_database_outage(error: BaseException) -> bool:
+    """A lost or unreachable database, as opposed to bad data or a bug."""
+    if isinstance(error, DatabaseUnavailableError):
+        return True
+    return isinstance(error, DBAPIError) and is_transient_error(error)
+
+
+class PageSpooler:
+    """The boundary between a database outage and the crawl: spool, stop, replay."""
+
+    def __init__(self, *, spool: PageSpool, stats: StatsCollector, crawler: Crawler) -> None:
+        self.spool = spool
+        self.stats = stats
+        self.crawler = crawler
+        self._closing: Deferred[None] | None = None
+        # Closing before spider_opened would run the close handlers of a crawl that never
+        # started (CoreStats has no start time yet), so a stop asked for earlier waits.
+        self._spider_opened = False
+        self._close_pending = False
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> PageSpooler:
+        settings = crawler.settings
+        database_url = settings.get("NEWSCRAWL_DATABASE_URL", "sqlite:///newscrawl.db")
+        base = resolve_spool_base(settings.get("NEWSCRAWL_SPOOL_DIR"), database_url)
+        assert crawler.stats is not None
+        spooler = cls(
+            spool=PageSpool(build_spool_directory(base, database_url)),
+            stats=crawler.stats,
+            crawler=crawler,
+        )
+        crawler.signals.connect(spooler.on_spider_opened, signal=signals.spider_opened)
+        return spooler
+
+    def on_spider_opened(self) -> None:
+        """Close the spider now if the database failed while the crawl was opening."""
+        self._spider_opened = True
+        if self._close_pending:
+            self._close_spider()
+
+    @property
+    def is_stopping(self) -> bool:
+        """True once the crawl is being stopped for a database outage."""
+        return bool(self.stats.get_value(STOPPED_KEY))
+
+    def unless_stopping(self, function: Callable[P, T]) -> Callable[P, T]:
+        """`function`, failing at once once the crawl is stopping for an outage.
+
+        Checked on every retry attempt, so that writes already waiting on the dead database
+        give up instead of holding the close for their whole backoff.
+        """
+
+        @functools.wraps(function)
+        def guarded(*args: P.args, **kwargs: P.kwargs) -> T:
+            if self.is_stopping:
+                raise DatabaseUnavailableError("the crawl is stopping: the database is down")
+            return function(*args, **kwargs)
+
+        return guarded
+
+    async def spool_page(self, item: PageItem, error: BaseException) -> NoReturn:
+        """Keep the page on disk, stop the crawl, and take the item out of the chain."""
+        self.stop_crawl(error)
+        # Written on the reactor thread (one small file, a few ms): the worker threads may
+        # all be busy retrying writes against the same dead database.
+        path = self.spool.spool_page(build_page_record(item))
+        self.stats.inc_value(build_stats_key(COMPONENT, "spooled"))
+        raise PageSpooled(f"{item.url}: the database is unavailable, kept in {path}")
+
+    def stop_crawl(self, error: BaseException) -> None:
+        """Close the spider once, saying why; later failures only spool."""
+        # The stats are the crawl's own: every spooler of this crawl sees one stop.
+        if self.is_stopping:
+            return
+        self.stats.set_value(STOPPED_KEY, 1)
+        logger.error(
+            "Database unavailable, stopping the crawl (%s): %s. Fetched pages the database"
+            " could not take are kept in %s and written by the next crawl.",
+            CLOSE_REASON, describe_database_error(error), self.spool.directory,
+        )
+        if self._spider_opened:
+            self._close_spider()
+        else:
+            self._close_pending = True
+
+    def _close_spider(self) -> None:
+        self._close_pending = False
+        engine = self.crawler.engine
+        if engine is not None:
+            self._closing = deferred_from_coro(engine.close_spider_async(reason=CLOSE_REASON))
+            self._closing.addErrback(
+                lambda failure: logger.error("Cannot close the spider: %s", failure.value)
+            )
+
+    async def replay_pages(self, pages: PageRepository) -> int:
+        """Write every spooled page into `pages` (pending), removing each once it is stored."""
+        replayed = 0
+        for path in await asyncio.to_thread(self.spool.list_entries):
+            try:
+                spooled = await asyncio.to_thread(self.spool.read_entry, path)
+            except (SpoolEntryError, OSError) as error:
+                kept = await asyncio.to_thread(self.spool.set_aside_entry, path)
+                self.stats.inc_value(build_stats_key(COMPONENT, "damaged"))
+                logger.error("Cannot replay spooled page %s (%s); kept as %s", path, error, kept)
+                continue
+            await run_in_thread_with_retry(_store_pending_page, pages, spooled.record)
+            await asyncio.to_thread(self.spool.remove_entry, path)
+            replayed += 1
+            self.stats.inc_value(build_stats_key(COMPONENT, "replayed"))
+        if replayed:
+            logger.info(
+                "Replayed %d spooled page(s) from %s into the database", replayed,
+                self.spool.directory,
+            )
+        return replayed
+
+
+def _store_pending_page(pages: PageRepository, record: PageRecord) -> int:
+    return pages.store_page(record, status="pending")
+
+
+def describe_database_error(error: BaseException) -> str:
+    """The driver's message without SQLAlchemy's background link, on one line."""
+    message = str(getattr(error, "orig", None) or error)
+    return " ".join(message.split())

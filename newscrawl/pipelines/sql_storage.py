@@ -1,0 +1,188 @@
+"""SqlStoragePipeline: assemble the article from the stages' work and upsert it by URL."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import UTC, datetime
+from typing import Any, NoReturn, Self
+
+from scrapy.crawler import Crawler
+from scrapy.exceptions import NotConfigured
+from scrapy.statscollectors import StatsCollector
+from sqlalchemy import Engine
+from sqlalchemy.exc import DBAPIError
+
+from newscrawl.extraction import Article, ExtractionConfig, build_article
+from newscrawl.items import PageItem
+from newscrawl.pipelines.document_stage import ensure_document
+from newscrawl.pipelines.errors import PageExtractionFailed, PageKeptPending
+from newscrawl.pipelines.extraction_config import build_extraction_config
+from newscrawl.pipelines.page_items import build_page_record
+from newscrawl.pipelines.page_spooling import PageSpooler, is_database_outage
+from newscrawl.pipelines.quality_signals import ExtractionQualityCounter, QualityThresholds
+from newscrawl.stats_keys import build_stats_key
+from newscrawl.storage.article_repository import ArticleRepository
+from newscrawl.storage.migrations import open_database
+from newscrawl.storage.page_repository import PageRepository
+from newscrawl.storage.records import ArticleRecord
+from newscrawl.storage.retry import is_transient_error, run_in_thread_with_retry
+
+logger = logging.getLogger(__name__)
+
+COMPONENT = "sql_storage"
+
+
+class SqlStoragePipeline:
+    """Last stage: build_article, then one transaction storing the article and closing its page."""
+
+    def __init__(
+        self,
+        *,
+        database_url: str,
+        config: ExtractionConfig,
+        stats: StatsCollector,
+        migrate: bool = True,
+        quality: QualityThresholds | None = None,
+        spooler: PageSpooler | None = None,
+    ) -> None:
+        self.database_url = database_url
+        self.config = config
+        self.stats = stats
+        self.migrate = migrate
+        self.engine: Engine | None = None
+        self.articles: ArticleRepository | None = None
+        self.pages: PageRepository | None = None
+        self.quality = ExtractionQualityCounter(stats, quality or QualityThresholds())
+        # Where pages not yet in `pages` go when the database cannot take them (issue #5).
+        self.spooler = spooler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        settings = crawler.settings
+        if not settings.getbool("NEWSCRAWL_SQL_STORAGE_ENABLED", True):
+            raise NotConfigured("SQL storage is off (NEWSCRAWL_SQL_STORAGE_ENABLED)")
+        assert crawler.stats is not None
+        return cls(
+            database_url=settings.get("NEWSCRAWL_DATABASE_URL", "sqlite:///newscrawl.db"),
+            config=build_extraction_config(settings),
+            stats=crawler.stats,
+            migrate=settings.getbool("NEWSCRAWL_MIGRATE_ON_START", True),
+            quality=QualityThresholds(
+                short_words=settings.getint("NEWSCRAWL_QUALITY_SHORT_WORDS", 50),
+                max_sites=settings.getint("NEWSCRAWL_QUALITY_MAX_SITES", 100),
+            ),
+            spooler=PageSpooler.from_crawler(crawler),
+        )
+
+    async def open_spider(self) -> None:
+        # Migrations run here, so a crawl always starts on an up-to-date schema.
+        try:
+            self.engine = await asyncio.to_thread(
+                open_database, self.database_url, migrate=self.migrate
+            )
+        except DBAPIError as error:
+            if self.spooler is None or not is_transient_error(error):
+                raise
+            # No repositories: pages reaching this stage are kept until the spider closed.
+            self.spooler.stop_crawl(error)
+            return
+        self.articles = ArticleRepository(self.engine)
+        self.pages = PageRepository(self.engine)
+
+    async def close_spider(self) -> None:
+        self.quality.publish_shares()
+        if self.engine is not None:
+            self.engine.dispose()
+
+    async def process_item(self, item: Any) -> Any:
+        if not isinstance(item, PageItem):
+            return item
+        if self.spooler is not None and self.spooler.is_stopping:
+            # The database already failed its retries: keep the page without a new wait.
+            await self._keep_page(item, RuntimeError("the database is unavailable"))
+        articles, pages = self._require_repositories()
+        try:
+            article = build_article(ensure_document(item), title=item.title, config=self.config)
+        except Exception as exc:
+            logger.warning("Cannot extract %s", item.url, exc_info=True)
+            await self._fail_page(pages, item, f"extraction error: {exc!r}", "extraction_errors")
+        if not article.text.strip():
+            self.quality.count_empty(item.site)
+            await self._fail_page(pages, item, "no article text found", "empty_articles")
+        record = self._build_record(item, article)
+        page = build_page_record(item) if item.page_id is None else None
+        save_article = articles.save_article
+        if self.spooler is not None:
+            save_article = self.spooler.unless_stopping(save_article)
+        try:
+            await run_in_thread_with_retry(save_article, record, page_id=item.page_id, page=page)
+        except Exception as error:
+            if self.spooler is None or not is_database_outage(error):
+                raise
+            await self._keep_page(item, error)
+        self.stats.inc_value(build_stats_key(COMPONENT, "articles_stored"))
+        self.stats.inc_value(build_stats_key(COMPONENT, f"articles_{article.method}"))
+        self.quality.count_article(
+            item.site, method=article.method, word_count=len(article.text.split())
+        )
+        item.article = article
+        # The tree is the biggest thing on the item; nothing after storage needs it.
+        item.document = None
+        return item
+
+    async def _fail_page(
+        self, pages: PageRepository, item: PageItem, reason: str, event: str
+    ) -> NoReturn:
+        """Record the page as failed with its reason, count it, and drop the item."""
+        try:
+            if item.page_id is None:
+                item.page_id = await run_in_thread_with_retry(
+                    pages.store_page, build_page_record(item), status="failed"
+                )
+            await run_in_thread_with_retry(pages.mark_page_failed, item.page_id, reason)
+        except DBAPIError as error:
+            if self.spooler is None or not is_transient_error(error):
+                raise
+            await self._keep_page(item, error)
+        self.stats.inc_value(build_stats_key(COMPONENT, event))
+        item.document = None
+        raise PageExtractionFailed(f"{item.url}: {reason}")
+
+    async def _keep_page(self, item: PageItem, error: BaseException) -> NoReturn:
+        """The database is down: a page already in `pages` stays pending, any other is spooled."""
+        assert self.spooler is not None
+        item.document = None
+        if item.page_id is None:
+            await self.spooler.spool_page(item, error)
+        self.spooler.stop_crawl(error)
+        raise PageKeptPending(
+            f"{item.url}: the database is unavailable; page {item.page_id} stays pending"
+        )
+
+    def _build_record(self, item: PageItem, article: Article) -> ArticleRecord:
+        return ArticleRecord(
+            url=item.url,
+            title=article.title or item.title or "",
+            text=article.text,
+            html=article.html,
+            site=item.site,
+            category=item.category,
+            fetched_at=item.fetched_at,
+            extracted_at=datetime.now(UTC),
+            extraction_method=article.method,
+            config_version=article.config_version or self.config.version,
+            canonical_url=article.canonical_url,
+            published_at=article.published or item.published,
+            authors=list(article.authors or item.authors),
+            keywords=list(item.keywords),
+            language=article.language,
+            image_url=article.image_url,
+            image_caption=article.image_caption,
+            feed=item.feed_url,
+        )
+
+    def _require_repositories(self) -> tuple[ArticleRepository, PageRepository]:
+        if self.articles is None or self.pages is None:
+            raise RuntimeError("SqlStoragePipeline used before open_spider()")
+        return self.articles, self.pages

@@ -1,0 +1,76 @@
+"""Run the Alembic migrations from code: at crawl start and from `newscrawl db`."""
+
+from __future__ import annotations
+
+import functools
+import threading
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine
+
+from newscrawl.storage.engine import create_database_engine
+from newscrawl.storage.retry import call_with_retry
+
+# migrations/ sits at the repository root, next to alembic.ini and the newscrawl package.
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+# Alembic's `context` and `op` are process-wide proxies, so two threads must never run
+# commands at once (pipelines open concurrently). Across processes the databases lock.
+_ALEMBIC_LOCK = threading.Lock()
+
+
+def build_alembic_config(database_url: str | None = None) -> Config:
+    """An Alembic config for our migrations, independent of the working directory."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    if database_url is not None:
+        config.attributes["database_url"] = database_url
+    return config
+
+
+def upgrade_database(engine: Engine, revision: str = "head") -> None:
+    """Apply every pending migration to the engine's database (idempotent)."""
+    if revision == "head" and read_current_revision(engine) == read_head_revision():
+        return
+    with _ALEMBIC_LOCK, engine.connect() as connection:
+        config = build_alembic_config()
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+        connection.commit()
+
+
+def downgrade_database(engine: Engine, revision: str) -> None:
+    """Revert the database to an older revision ("base" drops everything)."""
+    with _ALEMBIC_LOCK, engine.connect() as connection:
+        config = build_alembic_config()
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)
+        connection.commit()
+
+
+def read_current_revision(engine: Engine) -> str | None:
+    """The revision the database is at, or None when it was never migrated."""
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def read_head_revision() -> str | None:
+    """The newest revision in migrations/."""
+    return ScriptDirectory.from_config(build_alembic_config()).get_current_head()
+
+
+def open_database(url: str, *, migrate: bool = True) -> Engine:
+    """Create an engine for `url`, first bringing its schema up to date when `migrate`."""
+    engine = create_database_engine(url)
+    if migrate:
+        try:
+            # Alembic runs each upgrade in one transaction, so a lost connection rolls it
+            # back whole and the retry starts over from the recorded revision.
+            call_with_retry(functools.partial(upgrade_database, engine))
+        except BaseException:
+            engine.dispose()
+            raise
+    return engine

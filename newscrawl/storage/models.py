@@ -1,0 +1,180 @@
+"""SQLAlchemy 2.0 typed models of the article store.
+
+The full-text search objects (SQLite FTS5 table and triggers, PostgreSQL tsvector
+column and GIN index) are dialect-specific and live only in the migrations.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    false,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from newscrawl.storage.types import UtcDateTime
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+PAGE_STATUSES = ("pending", "extracted", "failed")
+
+
+class Base(DeclarativeBase):
+    """Declarative base with stable constraint names."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {datetime: UtcDateTime(), dict[str, Any]: JSON(), list[str]: JSON()}
+
+
+class Site(Base):
+    """A news site, keyed by its host name."""
+
+    __tablename__ = "sites"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(255), unique=True)
+    first_seen_at: Mapped[datetime]
+    last_seen_at: Mapped[datetime]
+
+
+class Feed(Base):
+    """A feed or sitemap the crawl reads article links from."""
+
+    __tablename__ = "feeds"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    url: Mapped[str] = mapped_column(String(2048), unique=True)
+    site: Mapped[str] = mapped_column(String(255), index=True)
+    category: Mapped[str | None] = mapped_column(String(255))
+    etag: Mapped[str | None] = mapped_column(String(512))
+    last_modified: Mapped[str | None] = mapped_column(String(128))
+    last_polled_at: Mapped[datetime | None]
+    next_poll_at: Mapped[datetime | None] = mapped_column(index=True)
+    # Consecutive failures; a success resets it, NEWSCRAWL_FEED_MAX_FAILURES marks the feed dead.
+    failure_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    is_dead: Mapped[bool] = mapped_column(default=False, server_default=false())
+    first_seen_at: Mapped[datetime]
+    interval_seconds: Mapped[float | None] = mapped_column(Float)
+    last_status: Mapped[int | None]
+    last_error: Mapped[str | None] = mapped_column(Text)
+    entries_seen: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    entries_new: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    polls: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    not_modified: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class Page(Base):
+    """A fetched article page, kept compressed until (and after) it is extracted."""
+
+    __tablename__ = "pages"
+    __table_args__ = (
+        CheckConstraint(
+            "status IN ('pending', 'extracted', 'failed')", name="status_allowed"
+        ),
+        Index("ix_pages_group_key_status", "group_key", "status"),
+        Index("ix_pages_group_key_id", "group_key", "id"),
+        Index("ix_pages_status_id", "status", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    url: Mapped[str] = mapped_column(String(2048), unique=True)
+    site: Mapped[str] = mapped_column(String(255))
+    category: Mapped[str] = mapped_column(String(255))
+    group_key: Mapped[str] = mapped_column(String(511))
+    body: Mapped[bytes] = mapped_column(LargeBinary)
+    body_compression: Mapped[str] = mapped_column(String(16), default="zlib")
+    encoding: Mapped[str | None] = mapped_column(String(64))
+    title: Mapped[str | None] = mapped_column(Text)
+    feed_url: Mapped[str | None] = mapped_column(String(2048))
+    published_at: Mapped[datetime | None]
+    authors: Mapped[list[str]]
+    keywords: Mapped[list[str]]
+    http_status: Mapped[int]
+    fetched_at: Mapped[datetime]
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    error: Mapped[str | None] = mapped_column(Text)
+    updated_at: Mapped[datetime]
+
+
+class Template(Base):
+    """The learned static-noise template of one (site, category) group."""
+
+    __tablename__ = "templates"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_key: Mapped[str] = mapped_column(String(511), unique=True)
+    site: Mapped[str] = mapped_column(String(255))
+    category: Mapped[str] = mapped_column(String(255))
+    template: Mapped[bytes] = mapped_column(LargeBinary)
+    format_version: Mapped[int]
+    page_count: Mapped[int]
+    last_page_id: Mapped[int]
+    config_version: Mapped[str] = mapped_column(String(64))
+    learned_at: Mapped[datetime]
+
+
+class Article(Base):
+    """An extracted article; one row per URL, updated when the URL is crawled again."""
+
+    __tablename__ = "articles"
+    __table_args__ = (
+        Index("ix_articles_site_published_at", "site", "published_at"),
+        Index("ix_articles_category_published_at", "category", "published_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    url: Mapped[str] = mapped_column(String(2048), unique=True)
+    page_id: Mapped[int | None] = mapped_column(
+        ForeignKey("pages.id", ondelete="SET NULL"), index=True
+    )
+    canonical_url: Mapped[str | None] = mapped_column(String(2048))
+    title: Mapped[str] = mapped_column(Text)
+    text: Mapped[str] = mapped_column(Text)
+    html: Mapped[str] = mapped_column(Text)
+    published_at: Mapped[datetime | None]
+    authors: Mapped[list[str]]
+    keywords: Mapped[list[str]]
+    language: Mapped[str | None] = mapped_column(String(16))
+    image_url: Mapped[str | None] = mapped_column(String(2048))
+    image_caption: Mapped[str | None] = mapped_column(Text)
+    site: Mapped[str] = mapped_column(String(255))
+    category: Mapped[str] = mapped_column(String(255))
+    feed: Mapped[str | None] = mapped_column(String(2048))
+    fetched_at: Mapped[datetime]
+    extracted_at: Mapped[datetime]
+    content_hash: Mapped[str] = mapped_column(String(64), index=True)
+    extraction_method: Mapped[str] = mapped_column(String(32))
+    config_version: Mapped[str] = mapped_column(String(64))
+    word_count: Mapped[int]
+
+
+class CrawlRun(Base):
+    """One crawl process: when it ran and the Scrapy stats it ended with."""
+
+    __tablename__ = "crawl_runs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    spider: Mapped[str] = mapped_column(String(128))
+    worker: Mapped[str] = mapped_column(String(255))
+    started_at: Mapped[datetime]
+    finished_at: Mapped[datetime | None]
+    finish_reason: Mapped[str | None] = mapped_column(String(128))
+    stats: Mapped[dict[str, Any] | None]

@@ -1,0 +1,276 @@
+"""Pages, their sites and feeds, and the templates learned from them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import asdict
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, func, select, text, update
+from sqlalchemy.orm import Session
+
+from newscrawl.storage.compression import BODY_COMPRESSION, compress_body, decompress_body
+from newscrawl.storage.models import Feed, Page, Site, Template
+from newscrawl.storage.records import (
+    Admission,
+    LearnedTemplate,
+    PageRecord,
+    PendingGroup,
+    StoredPage,
+    TemplateRecord,
+)
+from newscrawl.storage.upsert import build_upsert
+
+# First key of the two-key advisory lock that serialises template learning per group.
+TEMPLATE_LOCK_CLASS = 3
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def upsert_page(session: Session, page: PageRecord, *, status: str = "pending") -> int:
+    """Store a page (and its site and feed) by URL and return its id; a re-crawl overwrites it."""
+    dialect = session.get_bind().dialect.name
+    now = _now()
+    session.execute(
+        build_upsert(
+            dialect,
+            Site.__table__,  # type: ignore[arg-type]
+            {"name": page.site, "first_seen_at": now, "last_seen_at": now},
+            conflict_columns=["name"],
+            update_columns=["last_seen_at"],
+        )
+    )
+    if page.feed_url:
+        session.execute(
+            build_upsert(
+                dialect,
+                Feed.__table__,  # type: ignore[arg-type]
+                {
+                    "url": page.feed_url,
+                    "site": page.site,
+                    "category": page.category,
+                    "first_seen_at": now,
+                },
+                conflict_columns=["url"],
+                update_columns=[],
+            )
+        )
+    values: dict[str, Any] = {
+        "url": page.url,
+        "site": page.site,
+        "category": page.category,
+        "group_key": page.group_key,
+        "body": compress_body(page.body),
+        "body_compression": BODY_COMPRESSION,
+        "encoding": page.encoding,
+        "title": page.title,
+        "feed_url": page.feed_url,
+        "published_at": page.published_at,
+        "authors": list(page.authors),
+        "keywords": list(page.keywords),
+        "http_status": page.http_status,
+        "fetched_at": page.fetched_at,
+        "status": status,
+        "error": None,
+        "updated_at": now,
+    }
+    statement = build_upsert(dialect, Page.__table__, values, conflict_columns=["url"])  # type: ignore[arg-type]
+    page_id = session.execute(statement.returning(Page.__table__.c.id)).scalar_one()
+    return int(page_id)
+
+
+def _to_template_record(row: Template) -> TemplateRecord:
+    return TemplateRecord(
+        group_key=row.group_key,
+        site=row.site,
+        category=row.category,
+        template=row.template,
+        format_version=row.format_version,
+        page_count=row.page_count,
+        last_page_id=row.last_page_id,
+        config_version=row.config_version,
+        learned_at=row.learned_at,
+    )
+
+
+def _to_stored_page(row: Page) -> StoredPage:
+    record = PageRecord(
+        url=row.url,
+        site=row.site,
+        category=row.category,
+        body=decompress_body(row.body, row.body_compression),
+        fetched_at=row.fetched_at,
+        encoding=row.encoding,
+        title=row.title,
+        feed_url=row.feed_url,
+        published_at=row.published_at,
+        authors=list(row.authors or []),
+        keywords=list(row.keywords or []),
+        http_status=row.http_status,
+    )
+    return StoredPage(id=row.id, record=record, status=row.status)
+
+
+class PageRepository:
+    """Durable neighbour buffer: pending pages per group and the group templates."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def admit_page(self, page: PageRecord, *, count_limit: int) -> Admission:
+        """Store a page as pending and report its group's template and pending count."""
+        with Session(self.engine) as session, session.begin():
+            page_id = upsert_page(session, page)
+            template = session.scalars(
+                select(Template).where(Template.group_key == page.group_key)
+            ).one_or_none()
+            if template is None:
+                pending = self._count_pages(session, page.group_key, status="pending")
+                return Admission(page_id, None, pending, 0)
+            since = self._count_pages(
+                session, page.group_key, after_id=template.last_page_id, limit=count_limit
+            )
+            return Admission(page_id, _to_template_record(template), 0, since)
+
+    def store_page(self, page: PageRecord, *, status: str = "pending") -> int:
+        """Store a page by URL with the given status and return its id."""
+        with Session(self.engine) as session, session.begin():
+            return upsert_page(session, page, status=status)
+
+    def get_template(self, group_key: str) -> TemplateRecord | None:
+        """The stored template of a group, if any."""
+        with Session(self.engine) as session:
+            row = session.scalars(select(Template).where(Template.group_key == group_key)).first()
+            return None if row is None else _to_template_record(row)
+
+    def learn_template(
+        self,
+        group_key: str,
+        learn: Callable[[list[tuple[bytes, str | None]]], LearnedTemplate],
+        *,
+        max_pages: int,
+        min_pages: int,
+        replaces: datetime | None,
+    ) -> TemplateRecord | None:
+        """Learn and store the group's template from its newest pages, once across workers.
+
+        `learn` gets (body, encoding) pairs. `replaces` is the `learned_at` of the template
+        the caller found stale (None if it found none); if another worker stored a newer one
+        meanwhile, that one is returned. Returns None when the group has fewer than
+        `min_pages` pages.
+        """
+        with Session(self.engine) as session, session.begin():
+            if session.get_bind().dialect.name == "postgresql":
+                session.execute(
+                    text("SELECT pg_advisory_xact_lock(:cls, hashtext(:key))"),
+                    {"cls": TEMPLATE_LOCK_CLASS, "key": group_key},
+                )
+            current = session.scalars(
+                select(Template).where(Template.group_key == group_key)
+            ).one_or_none()
+            if current is not None and (replaces is None or current.learned_at > replaces):
+                return _to_template_record(current)
+            rows = session.scalars(
+                select(Page)
+                .where(Page.group_key == group_key)
+                .order_by(Page.id.desc())
+                .limit(max_pages)
+            ).all()
+            if len(rows) < min_pages:
+                return None if current is None else _to_template_record(current)
+            learned = learn(
+                [(decompress_body(row.body, row.body_compression), row.encoding) for row in rows]
+            )
+            record = TemplateRecord(
+                group_key=group_key,
+                site=rows[0].site,
+                category=rows[0].category,
+                template=learned.template,
+                format_version=learned.format_version,
+                page_count=learned.page_count,
+                last_page_id=rows[0].id,
+                config_version=learned.config_version,
+                learned_at=_now(),
+            )
+            dialect = session.get_bind().dialect.name
+            session.execute(
+                build_upsert(
+                    dialect,
+                    Template.__table__,  # type: ignore[arg-type]
+                    asdict(record),
+                    conflict_columns=["group_key"],
+                )
+            )
+            return record
+
+    def list_pending_groups(self) -> list[PendingGroup]:
+        """Every group that has pages waiting for extraction."""
+        statement = (
+            select(Page.group_key, Page.site, Page.category, func.count())
+            .where(Page.status == "pending")
+            .group_by(Page.group_key, Page.site, Page.category)
+            .order_by(Page.group_key)
+        )
+        with Session(self.engine) as session:
+            return [
+                PendingGroup(group_key, site, category, int(count))
+                for group_key, site, category, count in session.execute(statement)
+            ]
+
+    def count_pending_pages(self) -> dict[str, int]:
+        """Pending pages per group key."""
+        return {group.group_key: group.pending for group in self.list_pending_groups()}
+
+    def load_pending_pages(
+        self, group_key: str, *, exclude_ids: Collection[int] = (), limit: int | None = None
+    ) -> list[StoredPage]:
+        """Pending pages of a group, oldest first."""
+        statement = (
+            select(Page)
+            .where(Page.group_key == group_key, Page.status == "pending")
+            .order_by(Page.id)
+        )
+        if exclude_ids:
+            statement = statement.where(Page.id.not_in(list(exclude_ids)))
+        if limit is not None:
+            statement = statement.limit(limit)
+        with Session(self.engine) as session:
+            return [_to_stored_page(row) for row in session.scalars(statement)]
+
+    def load_pages(self, page_ids: Sequence[int]) -> list[StoredPage]:
+        """Pages by id, in id order."""
+        with Session(self.engine) as session:
+            statement = select(Page).where(Page.id.in_(list(page_ids))).order_by(Page.id)
+            rows = session.scalars(statement)
+            return [_to_stored_page(row) for row in rows]
+
+    def mark_page_failed(self, page_id: int, error: str) -> None:
+        """Record that a page could not be extracted, and why."""
+        with Session(self.engine) as session, session.begin():
+            session.execute(
+                update(Page)
+                .where(Page.id == page_id)
+                .values(status="failed", error=error[:2000], updated_at=_now())
+            )
+
+    @staticmethod
+    def _count_pages(
+        session: Session,
+        group_key: str,
+        *,
+        status: str | None = None,
+        after_id: int | None = None,
+        limit: int | None = None,
+    ) -> int:
+        inner = select(Page.id).where(Page.group_key == group_key)
+        if status is not None:
+            inner = inner.where(Page.status == status)
+        if after_id is not None:
+            inner = inner.where(Page.id > after_id)
+        if limit is not None:
+            # Only "at least N" matters, so big groups are not counted in full per page.
+            inner = inner.limit(limit)
+        return int(session.scalar(select(func.count()).select_from(inner.subquery())) or 0)

@@ -1,0 +1,111 @@
+"""Plain values passed in and out of the repositories, free of ORM state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+def build_group_key(site: str, category: str) -> str:
+    """The key of a (site, category) neighbour group."""
+    return f"{site}|{category}"
+
+
+@dataclass(frozen=True)
+class PageRecord:
+    """A fetched page as the spiders saw it."""
+
+    url: str
+    site: str
+    category: str
+    body: bytes
+    fetched_at: datetime
+    encoding: str | None = None
+    title: str | None = None
+    feed_url: str | None = None
+    published_at: datetime | None = None
+    authors: list[str] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)
+    http_status: int = 200
+
+    @property
+    def group_key(self) -> str:
+        return build_group_key(self.site, self.category)
+
+
+@dataclass(frozen=True)
+class StoredPage:
+    """A page loaded back from the `pages` table, body decompressed."""
+
+    id: int
+    record: PageRecord
+    status: str
+
+
+@dataclass(frozen=True)
+class TemplateRecord:
+    """A stored static-noise template of one group."""
+
+    group_key: str
+    site: str
+    category: str
+    template: bytes
+    format_version: int
+    page_count: int
+    last_page_id: int
+    config_version: str
+    learned_at: datetime
+
+
+@dataclass(frozen=True)
+class LearnedTemplate:
+    """What a learning function hands back to the repository to store."""
+
+    template: bytes
+    format_version: int
+    page_count: int
+    config_version: str
+
+
+@dataclass(frozen=True)
+class Admission:
+    """The outcome of storing a page: its id and what its group looks like now."""
+
+    page_id: int
+    template: TemplateRecord | None
+    pending_in_group: int
+    pages_since_template: int
+
+
+@dataclass(frozen=True)
+class PendingGroup:
+    """A group with pages waiting for extraction."""
+
+    group_key: str
+    site: str
+    category: str
+    pending: int
+
+
+@dataclass(frozen=True)
+class ArticleRecord:
+    """An extracted article, ready to be upserted by URL."""
+
+    url: str
+    title: str
+    text: str
+    html: str
+    site: str
+    category: str
+    fetched_at: datetime
+    extracted_at: datetime
+    extraction_method: str
+    config_version: str
+    canonical_url: str | None = None
+    published_at: datetime | None = None
+    authors: list[str] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)
+    language: str | None = None
+    image_url: str | None = None
+    image_caption: str | None = None
+    feed: str | None = None

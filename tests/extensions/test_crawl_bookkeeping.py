@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from newscrawl.extensions.crawl_runs import build_json_stats
+from newscrawl.extensions.progress_log import format_progress
+
+
+def test_stats_become_json_safe() -> None:
+    started = datetime(2026, 11, 22, 8, tzinfo=UTC)
+    stats = build_json_stats({"start_time": started, "item_scraped_count": 3, "odd": {1, 2}})
+    assert stats == {
+        "start_time": "2026-11-22T08:00:00+00:00",
+        "item_scraped_count": 3,
+        "odd": "{1, 2}",
+    }
+
+
+def test_progress_line_names_the_biggest_pending_groups() -> None:
+    stats = {"response_received_count": 40, "newscrawl/sql_storage/articles_stored": 25}
+    pending = {f"site|c{n}": n for n in range(1, 8)}
+    line = format_progress(stats, pending)
+    assert line.startswith("Progress: 40 pages fetched, 25 articles stored, 28 pages pending in 7")
+    assert "site|c7=7, site|c6=6, site|c5=5, site|c4=4, site|c3=3, 2 more groups=3" in line
+
+
+def test_progress_line_without_pending_pages() -> None:
+    line = format_progress({}, {})
+    assert line == "Progress: 0 pages fetched, 0 articles stored, 0 pages pending in 0 groups"

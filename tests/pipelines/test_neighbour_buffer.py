@@ -1,0 +1,226 @@
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from scrapy.exceptions import DontCloseSpider
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from newscrawl.extraction import SiteTemplate
+from newscrawl.pipelines.errors import PageBuffered
+from newscrawl.storage.models import Article, Page, Template
+from tests.pipelines.chain import PipelineChain, build_test_crawler
+from tests.pipelines.page_factory import build_page_item, build_story
+
+SITE = "daily.test"
+
+
+def run_chain(
+    database_url: str, scenario: Callable[[PipelineChain], Awaitable[None]], **settings: Any
+) -> PipelineChain:
+    chain = PipelineChain(build_test_crawler(database_url, **settings))
+
+    async def main() -> None:
+        await chain.open()
+        try:
+            await scenario(chain)
+        finally:
+            await chain.close()
+
+    asyncio.run(main())
+    return chain
+
+
+def read_rows(chain: PipelineChain, model: type) -> list[Any]:
+    with Session(chain.engine) as session:
+        return list(session.scalars(select(model).order_by(model.id)))  # type: ignore[attr-defined]
+
+
+def test_buffer_holds_pages_until_the_group_fills_then_extracts_them_all(database_url: str) -> None:
+    seen: dict[str, Any] = {}
+
+    async def scenario(chain: PipelineChain) -> None:
+        for number in range(9):
+            assert await chain.process(build_page_item(SITE, "world", number)) is None
+        seen["pending"] = [page.status for page in read_rows(chain, Page)]
+        tenth = await chain.process(build_page_item(SITE, "world", 9))
+        assert tenth is not None and isinstance(tenth.template, SiteTemplate)
+        await chain.wait_for_flushes()
+        seen["articles"] = read_rows(chain, Article)
+        seen["pages"] = read_rows(chain, Page)
+        seen["templates"] = read_rows(chain, Template)
+
+    chain = run_chain(database_url, scenario)
+    assert seen["pending"] == ["pending"] * 9
+    assert all(isinstance(drop, PageBuffered) for _, drop in chain.dropped)
+    assert len(chain.dropped) == 9
+    assert {page.status for page in seen["pages"]} == {"extracted"}
+    assert len(seen["templates"]) == 1 and seen["templates"][0].page_count == 10
+    articles = seen["articles"]
+    assert len(articles) == 10
+    assert {article.extraction_method for article in articles} == {"neighbours"}
+    for article in articles:
+        number = int(article.url.rsplit("-", 1)[1].split(".")[0])
+        paragraphs = article.text.split("\n\n")
+        assert all(paragraph in paragraphs for paragraph in build_story(number))
+        # Template noise repeated on every page of the group is gone.
+        assert "Copyright" not in article.text
+        assert "section" not in article.text
+    assert chain.stat("newscrawl/neighbour_buffer/pages_buffered") == 9
+    assert chain.stat("newscrawl/neighbour_buffer/pages_reinjected_neighbours") == 9
+    assert chain.stat("newscrawl/sql_storage/articles_stored") == 10
+
+
+def test_known_group_is_extracted_at_once(database_url: str) -> None:
+    async def fill(chain: PipelineChain) -> None:
+        for number in range(10):
+            await chain.process(build_page_item(SITE, "world", number))
+        await chain.wait_for_flushes()
+
+    run_chain(database_url, fill)
+
+    async def crawl_again(chain: PipelineChain) -> None:
+        item = await chain.process(build_page_item(SITE, "world", 42))
+        assert item is not None and item.extraction_mode == "neighbours"
+        assert item.article is not None and "Story 42 paragraph 0" in item.article.text
+
+    chain = run_chain(database_url, crawl_again)
+    assert chain.dropped == []
+    assert chain.stat("newscrawl/neighbour_buffer/pages_buffered") == 0
+
+
+def test_idle_flush_extracts_groups_that_never_filled(database_url: str) -> None:
+    seen: dict[str, Any] = {}
+
+    async def scenario(chain: PipelineChain) -> None:
+        for number in range(3):
+            await chain.process(build_page_item(SITE, "sport", number))
+        await chain.process(build_page_item(SITE, "culture", 7))
+        assert len(chain.dropped) == 4
+        with pytest.raises(DontCloseSpider):
+            chain.buffer.on_spider_idle()
+        await chain.wait_for_flushes()
+        chain.buffer.on_spider_idle()  # nothing left: the spider may close
+        seen["articles"] = {a.url: a.extraction_method for a in read_rows(chain, Article)}
+        seen["statuses"] = {page.status for page in read_rows(chain, Page)}
+
+    chain = run_chain(database_url, scenario)
+    assert seen["statuses"] == {"extracted"}
+    assert seen["articles"] == {
+        f"http://{SITE}/sport/story-0.html": "neighbours",
+        f"http://{SITE}/sport/story-1.html": "neighbours",
+        f"http://{SITE}/sport/story-2.html": "neighbours",
+        f"http://{SITE}/culture/story-7.html": "single",
+    }
+    assert chain.stat("newscrawl/neighbour_buffer/groups_flushed_partial") == 1
+    assert chain.stat("newscrawl/neighbour_buffer/groups_flushed_single") == 1
+
+
+def test_pages_left_pending_by_a_killed_crawl_are_extracted_by_the_next(database_url: str) -> None:
+    async def interrupted(chain: PipelineChain) -> None:
+        for number in range(4):
+            await chain.process(build_page_item(SITE, "world", number))
+
+    run_chain(database_url, interrupted)
+    seen: dict[str, Any] = {}
+
+    async def resumed(chain: PipelineChain) -> None:
+        with pytest.raises(DontCloseSpider):
+            chain.buffer.on_spider_idle()
+        await chain.wait_for_flushes()
+        seen["articles"] = len(read_rows(chain, Article))
+
+    run_chain(database_url, resumed)
+    assert seen["articles"] == 4
+
+
+def test_template_is_relearned_after_max_pages(database_url: str) -> None:
+    seen: dict[str, Any] = {}
+
+    async def scenario(chain: PipelineChain) -> None:
+        for number in range(4):
+            await chain.process(build_page_item(SITE, "world", number))
+        await chain.wait_for_flushes()
+        (first,) = read_rows(chain, Template)
+        for number in range(4, 7):
+            await chain.process(build_page_item(SITE, "world", number))
+        (second,) = read_rows(chain, Template)
+        seen["learned"] = (
+            first.learned_at, first.last_page_id, second.learned_at, second.last_page_id
+        )
+
+    chain = run_chain(
+        database_url, scenario, NEWSCRAWL_NEIGHBOURS=4, NEWSCRAWL_TEMPLATE_MAX_PAGES=2
+    )
+    first_at, first_last, second_at, second_last = seen["learned"]
+    assert second_at > first_at and second_last > first_last
+    assert chain.stat("newscrawl/neighbour_buffer/templates_stale") >= 1
+    assert chain.stat("newscrawl/neighbour_buffer/templates_learned") >= 2
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"NEWSCRAWL_EXTRACTION_CONFIG": "paper"},  # learned under another config
+        {"NEWSCRAWL_TEMPLATE_MAX_AGE": 0.001},  # learned too long ago
+    ],
+)
+def test_template_is_relearned_when_stale(database_url: str, settings: dict[str, Any]) -> None:
+    async def fill(chain: PipelineChain) -> None:
+        for number in range(4):
+            await chain.process(build_page_item(SITE, "world", number))
+        await chain.wait_for_flushes()
+
+    run_chain(database_url, fill, NEWSCRAWL_NEIGHBOURS=4)
+    seen: dict[str, Any] = {}
+
+    async def later(chain: PipelineChain) -> None:
+        (before,) = read_rows(chain, Template)
+        await asyncio.sleep(0.01)
+        item = await chain.process(build_page_item(SITE, "world", 9))
+        assert item is not None and item.extraction_mode == "neighbours"
+        (after,) = read_rows(chain, Template)
+        seen["templates"] = (before, after)
+
+    chain = run_chain(database_url, later, NEWSCRAWL_NEIGHBOURS=4, **settings)
+    before, after = seen["templates"]
+    assert after.learned_at > before.learned_at
+    assert after.last_page_id > before.last_page_id
+    assert chain.stat("newscrawl/neighbour_buffer/templates_stale") == 1
+
+
+def test_two_workers_share_one_group_without_losing_or_duplicating(database_url: str) -> None:
+    seen: dict[str, Any] = {}
+    workers = [PipelineChain(build_test_crawler(database_url)) for _ in range(2)]
+
+    async def main() -> None:
+        for worker in workers:
+            await worker.open()
+        items = [build_page_item(SITE, "world", number) for number in range(25)]
+        # Both workers take pages of the same group at the same time, as scale-out does.
+        await asyncio.gather(
+            *(workers[n % 2].process(item) for n, item in enumerate(items))
+        )
+        for worker in workers:
+            await worker.wait_for_flushes()
+        # The end of the crawl on both workers.
+        for worker in workers:
+            try:
+                worker.buffer.on_spider_idle()
+            except DontCloseSpider:
+                await worker.wait_for_flushes()
+        seen["pages"] = [page.status for page in read_rows(workers[0], Page)]
+        seen["articles"] = [article.url for article in read_rows(workers[0], Article)]
+        seen["templates"] = read_rows(workers[0], Template)
+        for worker in workers:
+            await worker.close()
+
+    asyncio.run(main())
+    assert seen["pages"] == ["extracted"] * 25
+    assert len(seen["articles"]) == len(set(seen["articles"])) == 25
+    assert len(seen["templates"]) == 1
+    learned = sum(w.stat("newscrawl/neighbour_buffer/templates_learned") for w in workers)
+    assert learned == 1
