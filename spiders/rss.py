@@ -1,0 +1,247 @@
+"""The rss spider: RSS/Atom feeds (or HTML pages that announce them) to article pages."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Self
+from urllib.parse import urlsplit
+
+from scrapy import Request
+from scrapy.http import Response
+from twisted.python.failure import Failure
+
+from newscrawl.categories import category_from_url, normalize_category
+from newscrawl.feeds import FeedEntry, ParsedFeed, discover_feed_links, parse_feed
+from spiders.article_pages import ArticleHint, build_article_request
+from spiders.feed_polling import FEED_META, FeedPoller
+from spiders.polling_spider import PollingSpider
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class FeedSource:
+    """A feed to poll, with the category the user gave it (if any)."""
+
+    url: str
+    category: str | None = None
+
+
+def is_web_url(url: str) -> bool:
+    """True for an absolute http(s) URL with a host."""
+    parts = urlsplit(url)
+    return parts.scheme in ("http", "https") and bool(parts.netloc)
+
+
+def read_feed_sources(path: str | Path) -> list[FeedSource]:
+    """Read a feeds file: one URL per line, an optional category after a tab, # comments."""
+    sources: list[FeedSource] = []
+    seen: set[str] = set()
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        url, _, category = text.partition("\t")
+        url = url.strip()
+        if not is_web_url(url):
+            logger.warning("Skipping feeds file line that is no http(s) URL: %r", text)
+            continue
+        if url in seen:
+            continue
+        seen.add(url)
+        sources.append(FeedSource(url, normalize_category(category) or None))
+    return sources
+
+
+class RssSpider(PollingSpider):
+    """Crawl the articles of RSS 0.9x/1.0/2.0 and Atom feeds.
+
+    Arguments: `-a feed=URL` (a feed, or an HTML page announcing feeds; `-a category=NAME`
+    files its articles under NAME) and/or `-a feeds=FILE` (one feed per line, optional
+    category after a tab). `-a every=15m` (or NEWSCRAWL_POLL_INTERVAL) re-polls every feed
+    on its own adaptive schedule until the crawl is stopped (docs/operations.md).
+    """
+
+    name = "rss"
+    stats_component = "rss"
+    source_kind = "feed"
+
+    def __init__(
+        self,
+        feed: str | None = None,
+        feeds: str | None = None,
+        category: str | None = None,
+        category_segment: int | str = 0,
+        every: str | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        if feed and not is_web_url(feed):
+            raise ValueError(f"feed={feed!r} is not an http(s) URL")
+        sources = [FeedSource(feed, normalize_category(category or "") or None)] if feed else []
+        if feeds:
+            sources.extend(s for s in read_feed_sources(feeds) if s.url != feed)
+        if not sources:
+            raise ValueError("the rss spider needs -a feed=URL or -a feeds=FILE")
+        self.feed_sources: list[FeedSource] = sources
+        self.category_segment = int(category_segment)
+        self.every = every
+        self.poll_settings = None
+        self.poller = None
+        # What a polling crawl re-polls: the given sources, then the feeds they announce.
+        self.polled_sources: dict[str, FeedSource] = {s.url: s for s in sources}
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
+        kwargs.setdefault(
+            "category_segment", crawler.settings.getint("NEWSCRAWL_CATEGORY_SEGMENT", 0)
+        )
+        return super().from_crawler(crawler, *args, **kwargs)
+
+    async def start(self) -> AsyncIterator[Request]:
+        if self.poll_settings is None or self.poll_settings.database_url is None:
+            for source in self.feed_sources:
+                yield self.build_feed_request(source)
+            return
+        poller = self.poller = await FeedPoller.open(self.poll_settings)
+        await poller.register_feeds([(s.url, s.category) for s in self.feed_sources])
+        if not poller.polling:
+            for source in self.feed_sources:
+                yield self.build_feed_request(source)
+            return
+        # Claimed, not just polled: a restarted crawl (or another worker) respects the schedule.
+        for url in await poller.claim_due_feeds(list(self.polled_sources)):
+            yield await self.build_polled_request(url)
+        poller.start_loop(self, self.polled_sources.keys, self.build_polled_request)
+
+    def build_feed_request(
+        self,
+        source: FeedSource,
+        *,
+        discovered: bool = False,
+        headers: dict[str, str] | None = None,
+    ) -> Request:
+        """Return the request that fetches a feed (or a page to discover feeds in)."""
+        polling = self.poller is not None and self.poller.polling
+        return Request(
+            source.url,
+            callback=self.parse_feed,
+            errback=self.handle_feed_error,
+            cb_kwargs={"source": source, "discovered": discovered},
+            headers=headers,
+            meta=dict(FEED_META) if self.poller is not None else None,
+            # Re-polled feeds must pass the dupefilter every time.
+            dont_filter=polling,
+        )
+
+    async def build_polled_request(self, url: str) -> Request:
+        """A request for a polled feed; conditional when this process has fetched it before."""
+        assert self.poller is not None
+        source = self.polled_sources.get(url, FeedSource(url))
+        discovered = all(given.url != url for given in self.feed_sources)
+        headers = await self.poller.build_conditional_headers(url)
+        return self.build_feed_request(source, discovered=discovered, headers=headers)
+
+    def parse_feed(
+        self, response: Response, source: FeedSource, discovered: bool = False
+    ) -> Iterator[Request] | AsyncIterator[Request]:
+        """Yield a request per feed entry, or per feed discovered in an HTML page.
+
+        With feed state in the database, the async variant also skips known articles,
+        handles 304 and schedules the next poll.
+        """
+        if self.poller is not None:
+            return self.parse_polled_feed(response, source, discovered, self.poller)
+        return self.iterate_feed_requests(response, source, discovered)
+
+    async def parse_polled_feed(
+        self, response: Response, source: FeedSource, discovered: bool, poller: FeedPoller
+    ) -> AsyncIterator[Request]:
+        """parse_feed with the database: 304s, known articles skipped, the schedule kept."""
+        if response.status == 304:
+            self.inc_stat("feed_not_modified")
+            await poller.record_not_modified(source.url)
+            return
+        requests = list(self.iterate_feed_requests(response, source, discovered))
+        articles = [r for r in requests if r.callback == self.parse_article]
+        unseen = set(await poller.select_unseen_urls([r.url for r in articles]))
+        feeds = [r for r in requests if r.callback == self.parse_feed]
+        await poller.record_fetched(
+            source.url, response, entries=len(articles),
+            new_entries=sum(1 for r in articles if r.url in unseen), adapt=not feeds,
+        )
+        await poller.register_feeds([(r.url, source.category) for r in feeds])
+        for request in feeds:
+            if poller.polling:
+                # Announced feeds get their own schedule: the poll loop claims them when due.
+                self.polled_sources.setdefault(request.url, request.cb_kwargs["source"])
+            else:
+                yield request
+        for request in self.select_article_requests(articles, unseen, poller):
+            yield request
+
+    def iterate_feed_requests(
+        self, response: Response, source: FeedSource, discovered: bool
+    ) -> Iterator[Request]:
+        """The requests a fetched feed (or HTML page announcing feeds) leads to."""
+        raw_type = response.headers.get(b"Content-Type")
+        content_type = raw_type.decode("latin-1") if raw_type else None
+        parsed = parse_feed(response.body, response.url, content_type)
+        if not parsed.is_feed:
+            yield from self.discover_feeds(response, source, discovered)
+            return
+        self.inc_stat("feed_parsed")
+        for title in parsed.entries_without_link:
+            logger.info("Skipping feed entry without a link in %s: %s", response.url, title)
+            self.inc_stat("entry_without_link")
+        for entry in parsed.entries:
+            self.inc_stat("entry")
+            hint = self.build_hint(entry, parsed, source, response.url)
+            yield build_article_request(
+                entry.link, hint, self.parse_article, self.handle_article_error
+            )
+
+    def discover_feeds(
+        self, response: Response, source: FeedSource, discovered: bool
+    ) -> Iterator[Request]:
+        """Yield requests for the feeds an HTML page announces; log pages that announce none."""
+        links = [] if discovered else discover_feed_links(response.body, response.url)
+        if not links:
+            logger.warning("No feed found at %s", response.url)
+            self.inc_stat("not_a_feed")
+            return
+        for link in links:
+            self.inc_stat("feed_discovered")
+            yield self.build_feed_request(FeedSource(link, source.category), discovered=True)
+
+    def build_hint(
+        self, entry: FeedEntry, parsed: ParsedFeed, source: FeedSource, feed_url: str
+    ) -> ArticleHint:
+        """Return what the feed says about an entry's article; the category falls back in order."""
+        category = (
+            source.category
+            or entry.category
+            or parsed.category
+            or category_from_url(entry.link, self.category_segment)
+        )
+        return ArticleHint(
+            category=category,
+            feed_url=feed_url,
+            title=entry.title,
+            published=entry.published,
+            authors=entry.authors,
+            keywords=entry.keywords,
+        )
+
+    def handle_feed_error(self, failure: Failure) -> None:
+        """Log and count a feed that could not be fetched; back off its source."""
+        request = getattr(failure, "request", None)
+        source_url = request.cb_kwargs["source"].url if request is not None else None
+        self.handle_source_error(failure, source_url)
