@@ -1,0 +1,1 @@
+"""Scrapy downloader middlewares that protect the crawl from hostile or broken input."""

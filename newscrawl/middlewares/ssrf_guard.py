@@ -1,0 +1,174 @@
+"""SsrfGuardMiddleware: refuse requests to private, loopback, link-local or reserved addresses."""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Self
+from urllib.parse import urlsplit
+
+from scrapy import Request
+from scrapy.crawler import Crawler
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.statscollectors import StatsCollector
+from scrapy.utils.defer import maybe_deferred_to_future
+
+from newscrawl.stats_keys import build_stats_key
+
+logger = logging.getLogger(__name__)
+
+COMPONENT = "ssrf_guard"
+ALLOWED_SCHEMES = frozenset({"http", "https"})
+
+IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+IpNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+class SsrfRefused(IgnoreRequest):
+    """A request was refused because of where it would have gone."""
+
+
+@dataclass(frozen=True)
+class SsrfAllowlist:
+    """Host names (exact, case-insensitive) and IP networks that may be fetched anyway."""
+
+    hosts: frozenset[str] = frozenset()
+    networks: tuple[IpNetwork, ...] = ()
+
+    @classmethod
+    def parse(cls, entries: Iterable[str]) -> Self:
+        """Build an allowlist from entries such as "127.0.0.1", "10.0.0.0/8" or "intranet.local"."""
+        hosts: set[str] = set()
+        networks: list[IpNetwork] = []
+        for raw in entries:
+            entry = raw.strip().strip("[]")
+            if not entry:
+                continue
+            try:
+                networks.append(ipaddress.ip_network(entry, strict=False))
+            except ValueError:
+                hosts.add(entry.lower().rstrip("."))
+        return cls(frozenset(hosts), tuple(networks))
+
+    def allows_host(self, host: str) -> bool:
+        """True when the host name itself is allowlisted."""
+        return host.lower().rstrip(".") in self.hosts
+
+    def allows_address(self, address: IpAddress) -> bool:
+        """True when the address falls in an allowlisted network."""
+        return any(address.version == n.version and address in n for n in self.networks)
+
+
+def parse_ip_address(text: str) -> IpAddress | None:
+    """The IP address a host string spells, or None for a host name."""
+    try:
+        return ipaddress.ip_address(text.strip("[]"))
+    except ValueError:
+        return None
+
+
+def is_public_address(address: IpAddress) -> bool:
+    """True for a globally routable unicast address.
+
+    IPv4-mapped IPv6 addresses are judged by the IPv4 address they carry, so ::ffff:127.0.0.1
+    counts as loopback.
+    """
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address.is_global and not address.is_multicast
+
+
+def find_refusal(url: str, allowlist: SsrfAllowlist, resolved: IpAddress | None) -> str | None:
+    """Why the URL must not be fetched, or None when it may be.
+
+    `resolved` is the address the host name resolves to (None for an IP literal, or when
+    the name was not resolved).
+    """
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+    except ValueError as exc:  # a malformed IPv6 literal, say
+        return f"unparsable URL ({exc})"
+    if parts.scheme not in ALLOWED_SCHEMES:
+        return f"scheme {parts.scheme!r} is not http(s)"
+    if not host:
+        return "no host"
+    if allowlist.allows_host(host):
+        return None
+    literal = parse_ip_address(host)
+    # Browsers decode %31%32%37.0.0.1 to 127.0.0.1; no legitimate news site needs that.
+    if literal is None and "%" in host:
+        return f"percent-encoded host {host}"
+    address = literal or resolved
+    if address is None or allowlist.allows_address(address) or is_public_address(address):
+        return None
+    return f"{host} resolves to non-public address {address}"
+
+
+class SsrfGuardMiddleware:
+    """Refuse feed, sitemap, article and redirect URLs that point inside the network.
+
+    Redirected requests come back through process_request, so every hop is checked. Host
+    names are resolved through the reactor's resolver: with Scrapy's default caching
+    resolver the download then connects to the very address that was checked.
+    """
+
+    def __init__(self, allowlist: SsrfAllowlist, stats: StatsCollector) -> None:
+        self.allowlist = allowlist
+        self.stats = stats
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        settings = crawler.settings
+        if not settings.getbool("NEWSCRAWL_SSRF_GUARD", True):
+            raise NotConfigured("the SSRF guard is off (NEWSCRAWL_SSRF_GUARD)")
+        assert crawler.stats is not None
+        allowlist = SsrfAllowlist.parse(settings.getlist("NEWSCRAWL_SSRF_ALLOWLIST", []))
+        return cls(allowlist, crawler.stats)
+
+    async def process_request(self, request: Request) -> None:
+        try:
+            resolved = await self.resolve_host(request.url)
+        except Exception as exc:
+            # Fail closed: the download would look the name up again, and a second answer
+            # may differ from the first (DNS rebinding). The lookup error goes on to the
+            # retry middleware, which retries DNS failures as it would have anyway.
+            logger.warning(
+                "SSRF guard refused %s: its host does not resolve (%s)", request.url, exc
+            )
+            self.stats.inc_value(build_stats_key(COMPONENT, "unresolved"))
+            raise
+        reason = find_refusal(request.url, self.allowlist, resolved)
+        if reason is None:
+            return None
+        logger.warning(
+            "SSRF guard refused %s: %s (allow it with NEWSCRAWL_SSRF_ALLOWLIST)",
+            request.url, reason,
+        )
+        self.stats.inc_value(build_stats_key(COMPONENT, "refused"))
+        raise SsrfRefused(f"SSRF guard refused {request.url}: {reason}")
+
+    async def resolve_host(self, url: str) -> IpAddress | None:
+        """The address the URL's host name resolves to; None when there is no name to resolve.
+
+        Raises what the resolver raises when the name does not resolve.
+        """
+        try:
+            parts = urlsplit(url)
+            host = parts.hostname
+        except ValueError:
+            return None  # find_refusal refuses it
+        if (
+            parts.scheme not in ALLOWED_SCHEMES
+            or not host
+            or self.allowlist.allows_host(host)
+            or parse_ip_address(host) is not None
+        ):
+            return None
+        from twisted.internet import reactor
+
+        installed: Any = reactor  # zope interfaces do not type-check as methods
+        answer = await maybe_deferred_to_future(installed.resolve(host))
+        return parse_ip_address(str(answer))

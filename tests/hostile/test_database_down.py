@@ -1,0 +1,206 @@
+"""The database stays down: the crawl stops cleanly and says why, keeps every fetched page
+in its local spool, and the next crawl writes what was pending (issue #5, item 6)."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from newscrawl.demo import DemoNetworkServer
+from tests.e2e.crawl_support import (
+    POSTGRES_ADMIN_URL,
+    build_postgres_url,
+    fresh_postgres_database,
+    terminate_connections,
+    write_feeds_file,
+)
+from tests.hostile.crawling import (
+    assert_every_page_stored,
+    dump_outcome,
+    finish_crawl,
+    read_logged_stats,
+    read_outcome,
+    start_crawl,
+)
+
+CLEAN_STOP = "Database unavailable, stopping the crawl (database_unavailable)"
+# Slow enough that the outage lands while pages are being fetched and stored.
+OUTAGE_SETTINGS = {
+    "NEWSCRAWL_SSRF_ALLOWLIST": "127.0.0.1",
+    "CONCURRENT_REQUESTS": "4",
+    "DOWNLOAD_DELAY": "0.05",
+}
+PAGES_BEFORE_OUTAGE = 8
+# The advisory lock migrations/env.py takes around the migrations on PostgreSQL.
+MIGRATION_LOCK_ID = 4_711_003
+MIGRATIONS_ENV = Path(__file__).resolve().parents[2] / "migrations" / "env.py"
+
+
+@pytest.fixture(scope="module")
+def network() -> Iterator[DemoNetworkServer]:
+    with DemoNetworkServer() as server:
+        yield server
+
+
+def find_free_port() -> int:
+    """A loopback port nothing listens on once this returns."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_for_crawl(process: subprocess.Popen[str], timeout: float = 120) -> str:
+    """The combined output of a crawl started by start_crawl."""
+    log, _ = process.communicate(timeout=timeout)
+    return log
+
+
+def assert_no_traceback(log: str) -> None:
+    assert "Traceback" not in log, log[-6000:]
+    assert "Task exception was never retrieved" not in log, log[-6000:]
+
+
+def test_database_down_at_start_stops_cleanly(
+    network: DemoNetworkServer, tmp_path: Path
+) -> None:
+    database_url = f"postgresql+psycopg://postgres@127.0.0.1:{find_free_port()}/newscrawl"
+    spool = tmp_path / "spool"
+    feeds = write_feeds_file(network.feed_lines(), tmp_path)
+    process = start_crawl(
+        "rss", {"feeds": str(feeds)}, database_url,
+        {**OUTAGE_SETTINGS, "NEWSCRAWL_SPOOL_DIR": str(spool)},
+    )
+    log = wait_for_crawl(process)
+
+    assert process.returncode == 0, log[-6000:]
+    assert_no_traceback(log)
+    assert log.count(CLEAN_STOP) == 1, log[-6000:]
+    assert "Connection refused" in log
+    assert "Spider closed (database_unavailable)" in log
+    # Whatever was fetched before the spider closed is in the spool, not lost.
+    fetched = read_logged_stats(log).get("newscrawl/rss/page_fetched", 0)
+    spooled = list(spool.glob("*/*.page.json"))
+    assert len(spooled) == fetched
+
+
+def set_connections_allowed(name: str, allowed: bool) -> int:
+    """Open or close a database to new connections; closing also kills the open ones."""
+    with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as admin:
+        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {str(allowed).lower()}')
+        if allowed:
+            return 0
+        return terminate_connections(admin, name)
+
+
+def count_stored_pages(name: str) -> int:
+    crawl_database = build_postgres_url(name)
+    try:
+        with psycopg.connect(crawl_database, autocommit=True) as connection:
+            exists = connection.execute("SELECT to_regclass('pages') IS NOT NULL").fetchone()
+            if not (exists and exists[0]):
+                return 0
+            row = connection.execute("SELECT count(*) FROM pages").fetchone()
+    except psycopg.OperationalError:
+        return 0
+    return int(row[0]) if row else 0
+
+
+def test_database_down_mid_crawl_then_restart_writes_every_page(
+    network: DemoNetworkServer, tmp_path: Path
+) -> None:
+    spool = tmp_path / "spool"
+    settings = {**OUTAGE_SETTINGS, "NEWSCRAWL_SPOOL_DIR": str(spool)}
+    with fresh_postgres_database() as database_url:
+        name = database_url.rsplit("/", 1)[1]
+        feeds = write_feeds_file(network.feed_lines(), tmp_path)
+        process = start_crawl("rss", {"feeds": str(feeds)}, database_url, settings)
+        killed: list[int] = []
+
+        def take_database_down() -> None:
+            while process.poll() is None:
+                if count_stored_pages(name) >= PAGES_BEFORE_OUTAGE:
+                    killed.append(set_connections_allowed(name, allowed=False))
+                    return
+                time.sleep(0.05)
+
+        injector = threading.Thread(target=take_database_down, daemon=True)
+        injector.start()
+        try:
+            first_log = wait_for_crawl(process)
+        finally:
+            injector.join(timeout=30)
+            set_connections_allowed(name, allowed=True)
+        first = read_outcome(process.returncode, first_log, database_url)
+
+        assert killed and killed[0] > 0, first_log[-6000:]
+        assert first.returncode == 0, first_log[-6000:]
+        assert "Task exception was never retrieved" not in first_log
+        assert first_log.count(CLEAN_STOP) == 1, first_log[-6000:]
+        assert "Spider closed (database_unavailable)" in first_log
+        fetched = first.stat("newscrawl/rss/page_fetched")
+        spooled = first.stat("newscrawl/spool/spooled")
+        assert spooled > 0, first_log[-6000:]
+        assert len(list(spool.glob("*/*.page.json"))) == spooled
+        # Not finished yet: some pages never reached the database.
+        assert len(first.pages) < fetched, dump_outcome(first)
+
+        # The restart reads a feed that is gone, so every page it stores comes from the
+        # spool or from the pages the first crawl left pending.
+        base = next(iter(network.base_urls.values()))
+        restart = start_crawl(
+            "rss", {"feed": f"{base.rstrip('/')}/no-such-feed.xml"}, database_url, settings
+        )
+        second = finish_crawl(restart, database_url)
+
+    assert second.returncode == 0, second.log[-6000:]
+    assert_no_traceback(second.log)
+    assert f"Replayed {spooled} spooled page(s)" in second.log
+    assert second.stat("newscrawl/spool/replayed") == spooled
+    assert second.stat("newscrawl/rss/page_fetched") == 0
+    assert list(spool.glob("*/*.page.json")) == []
+    assert_every_page_stored(second, fetched)
+
+
+def test_connections_killed_while_migrations_run_are_retried(
+    network: DemoNetworkServer, tmp_path: Path
+) -> None:
+    assert f"MIGRATION_LOCK_ID = {MIGRATION_LOCK_ID:_}" in MIGRATIONS_ENV.read_text()
+    with fresh_postgres_database() as database_url:
+        name = database_url.rsplit("/", 1)[1]
+        crawl_database = build_postgres_url(name)
+        killed = 0
+        with psycopg.connect(crawl_database, autocommit=True) as holder:
+            # Holding the migration lock parks every migrating connection inside its
+            # migration transaction, where the kill is sure to land.
+            holder.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK_ID,))
+            feeds = write_feeds_file(network.feed_lines(), tmp_path)
+            process = start_crawl(
+                "rss", {"feeds": str(feeds)}, database_url,
+                {**OUTAGE_SETTINGS, "NEWSCRAWL_SPOOL_DIR": str(tmp_path / "spool")},
+            )
+            deadline = time.monotonic() + 60
+            while not killed and time.monotonic() < deadline and process.poll() is None:
+                time.sleep(0.05)
+                rows = holder.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = %s AND pid <> pg_backend_pid()"
+                    " AND wait_event_type = 'Lock' AND query LIKE '%%pg_advisory_xact_lock%%'",
+                    (name,),
+                ).fetchall()
+                killed = sum(1 for (ok,) in rows if ok)
+            holder.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK_ID,))
+        outcome = finish_crawl(process, database_url)
+
+    assert killed > 0, outcome.log[-6000:]
+    assert outcome.returncode == 0, outcome.log[-6000:]
+    assert_no_traceback(outcome.log)
+    assert "terminating connection due to administrator command" in outcome.log
+    assert "Spider closed (finished)" in outcome.log
+    assert_every_page_stored(outcome, outcome.stat("newscrawl/rss/page_fetched"))
