@@ -7,6 +7,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import redis
@@ -97,9 +98,13 @@ def wait_until_stored(engine: Engine, expected: int) -> None:
 
 
 def describe_missing(
-    shared: SharedCrawl, engine: Engine, missing: set[str], logs: list[str]
+    shared: SharedCrawl,
+    engine: Engine,
+    missing: set[str],
+    hits: dict[str, list[str]],
+    logs: list[str],
 ) -> str:
-    """Where each missing article got stuck: its page, its lease, the log lines naming it."""
+    """Where each missing article got stuck: its page, lease, requests and log lines."""
     lines = [f"{len(missing)} published articles not stored:"]
     client = redis.Redis.from_url(REDIS_URL)
     try:
@@ -109,7 +114,8 @@ def describe_missing(
                 fingerprint = RFPDupeFilter(client, "").request_fingerprint(Request(url))
                 dupefilter_key = f"{shared.redis_prefix}:rss:dupefilter"
                 holder = client.get(build_lease_key(dupefilter_key, fingerprint))
-                lines.append(f"{url}: page={page} lease={holder!r}")
+                requested = hits.get(urlsplit(url).path, [])
+                lines.append(f"{url}: page={page} lease={holder!r} requested_by={requested}")
                 for worker, log in enumerate(logs):
                     named = [line for line in log.splitlines() if url in line]
                     lines.extend(f"  worker {worker}: {line}" for line in named)
@@ -150,9 +156,8 @@ def test_two_polling_workers_store_each_published_article_once(
                 urls = list(session.scalars(select(Article.url)))
                 statuses = set(session.scalars(select(Page.status).distinct()))
             missing = network.published_urls() - set(urls)
-            diagnosis = describe_missing(
-                shared, engine, missing, [result.log for result in results]
-            ) if missing else ""
+            logs = [result.log for result in results]
+            diagnosis = describe_missing(shared, engine, missing, article_hits, logs)
         finally:
             engine.dispose()
 
