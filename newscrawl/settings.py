@@ -24,6 +24,8 @@ ITEM_PIPELINES = {
     "newscrawl.pipelines.sql_storage.SqlStoragePipeline": 900,
 }
 EXTENSIONS = {
+    # Before crawl_runs, so that its spider_closed stats include the peak.
+    "newscrawl.extensions.peak_memory.PeakMemoryExtension": 490,
     "newscrawl.extensions.crawl_runs.CrawlRunsExtension": 500,
     "newscrawl.extensions.progress_log.ProgressLogExtension": 510,
 }
