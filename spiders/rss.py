@@ -15,6 +15,7 @@ from twisted.python.failure import Failure
 
 from newscrawl.categories import category_from_url, normalize_category
 from newscrawl.feeds import FeedEntry, ParsedFeed, discover_feed_links, parse_feed
+from newscrawl.xml_entities import declares_entities
 from spiders.article_pages import ArticleHint, build_article_request
 from spiders.feed_polling import FEED_META, FeedPoller
 from spiders.polling_spider import PollingSpider
@@ -198,6 +199,9 @@ class RssSpider(PollingSpider):
             yield from self.discover_feeds(response, source, discovered)
             return
         self.inc_stat("feed_parsed")
+        if declares_entities(response.body):
+            logger.warning("Feed %s declares XML entities; they are not expanded", response.url)
+            self.inc_stat("xml_entities_ignored")
         for title in parsed.entries_without_link:
             logger.info("Skipping feed entry without a link in %s: %s", response.url, title)
             self.inc_stat("entry_without_link")

@@ -24,6 +24,7 @@ from newscrawl.sitemaps import (
     parse_w3c_datetime,
     sitemap_urls_from_robots,
 )
+from newscrawl.xml_entities import declares_entities
 from spiders.article_pages import ArticleHint, build_article_request
 from spiders.feed_polling import FEED_META, FeedPoller
 from spiders.polling_spider import PollingSpider
@@ -246,14 +247,17 @@ class SitemapSpider(PollingSpider):
     def read_sitemap_body(self, response: Response) -> bytes | None:
         """Return the sitemap XML, gunzipped within the size cap; None (logged) if unreadable."""
         body = response.body
-        if not is_gzip(body):
-            return body
-        try:
-            return decompress_gzip(body, self.max_size)
-        except SitemapError as exc:
-            logger.warning("Ignoring invalid sitemap %s: %s", response.url, exc)
-            self.inc_stat("invalid_sitemap")
-            return None
+        if is_gzip(body):
+            try:
+                body = decompress_gzip(body, self.max_size)
+            except SitemapError as exc:
+                logger.warning("Ignoring invalid sitemap %s: %s", response.url, exc)
+                self.inc_stat("invalid_sitemap")
+                return None
+        if declares_entities(body):
+            logger.warning("Sitemap %s declares XML entities; they are not expanded", response.url)
+            self.inc_stat("xml_entities_ignored")
+        return body
 
     def is_allowed(self, url: str) -> bool:
         """True when the URL passes the allow and deny patterns."""

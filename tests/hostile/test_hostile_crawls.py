@@ -222,6 +222,9 @@ def test_hostile_feeds_are_logged_and_counted(crawls: HostileCrawls) -> None:
     assert outcome.stat("newscrawl/rss/feed_failed") == 4
     # main, malformed (parsed leniently), billion laughs and XXE (entities left unexpanded).
     assert outcome.stat("newscrawl/rss/feed_parsed") == 4
+    for path in ("/feeds/billion-laughs.xml", "/feeds/xxe.xml"):
+        assert f"Feed {url(path)} declares XML entities; they are not expanded" in outcome.log
+    assert outcome.stat("newscrawl/rss/xml_entities_ignored") == 2
 
 
 def test_hostile_sitemaps_are_logged_and_counted(crawls: HostileCrawls) -> None:
@@ -236,6 +239,7 @@ def test_hostile_sitemaps_are_logged_and_counted(crawls: HostileCrawls) -> None:
     assert outcome.stat("newscrawl/sitemap/sitemap_failed") == 2
     # urls, malformed (recovered), billion laughs and XXE (entities left unexpanded).
     assert outcome.stat("newscrawl/sitemap/sitemap") == 4
+    assert outcome.stat("newscrawl/sitemap/xml_entities_ignored") == 2
 
 
 def test_external_entities_are_never_fetched(crawls: HostileCrawls) -> None:
