@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from scrapy import Request, Spider, signals
@@ -60,6 +60,22 @@ class PollingSpider(Spider):
                 continue
             # The database check replaces the dupefilter, whose memory grows without bound.
             yield request.replace(dont_filter=True) if poller.polling else request
+
+    async def save_source_state(
+        self, url: str, *writes: Callable[[], Awaitable[object]]
+    ) -> None:
+        """Run the bookkeeping writes of a fetched source; a failure is logged, not raised.
+
+        The source's articles are scheduled either way: a page fetched while the database is
+        down goes to the spool, whereas raising here would leave the listed URLs in the
+        seen-URL cache without a request.
+        """
+        try:
+            for write in writes:
+                await write()
+        except Exception as exc:
+            logger.warning("State of %s %s not saved: %s", self.source_kind, url, exc)
+            self.inc_stat(f"{self.source_kind}_state_not_saved")
 
     def parse_article(self, response: Response, hint: ArticleHint) -> Iterator[PageItem]:
         """Yield the fetched article page as a PageItem."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 from urllib.parse import urlsplit
@@ -174,11 +175,15 @@ class RssSpider(PollingSpider):
         articles = [r for r in requests if r.callback == self.parse_article]
         unseen = set(await poller.select_unseen_urls([r.url for r in articles]))
         feeds = [r for r in requests if r.callback == self.parse_feed]
-        await poller.record_fetched(
-            source.url, response, entries=len(articles),
-            new_entries=sum(1 for r in articles if r.url in unseen), adapt=not feeds,
+        await self.save_source_state(
+            source.url,
+            partial(
+                poller.record_fetched,
+                source.url, response, entries=len(articles),
+                new_entries=sum(1 for r in articles if r.url in unseen), adapt=not feeds,
+            ),
+            partial(poller.register_feeds, [(r.url, source.category) for r in feeds]),
         )
-        await poller.register_feeds([(r.url, source.category) for r in feeds])
         for request in feeds:
             if poller.polling:
                 # Announced feeds get their own schedule: the poll loop claims them when due.

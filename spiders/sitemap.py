@@ -6,6 +6,7 @@ import logging
 import re
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any, Self
 from urllib.parse import urljoin
 
@@ -200,11 +201,15 @@ class SitemapSpider(PollingSpider):
         articles = [r for r in requests if r.callback == self.parse_article]
         children = [r for r in requests if r.callback == self.parse_sitemap]
         unseen = set(await poller.select_unseen_urls([r.url for r in articles]))
-        await poller.register_feeds([(url, None)] + [(r.url, None) for r in children])
-        await poller.record_fetched(
-            url, response, entries=len(articles),
-            new_entries=sum(1 for r in articles if r.url in unseen), adapt=not children,
-            scheduled=url in self.polled_sitemaps, read_hints=False,
+        await self.save_source_state(
+            url,
+            partial(poller.register_feeds, [(url, None)] + [(r.url, None) for r in children]),
+            partial(
+                poller.record_fetched,
+                url, response, entries=len(articles),
+                new_entries=sum(1 for r in articles if r.url in unseen), adapt=not children,
+                scheduled=url in self.polled_sitemaps, read_hints=False,
+            ),
         )
         for request in children:
             headers = await poller.build_conditional_headers(request.url)
