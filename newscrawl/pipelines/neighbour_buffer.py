@@ -14,6 +14,7 @@ import asyncio
 import logging
 from collections.abc import Coroutine
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any, Self
 
 from scrapy import signals
@@ -333,7 +334,7 @@ class NeighbourBufferPipeline:
             return await run_in_thread_with_retry(
                 self._require_pages().learn_template,
                 group_key,
-                self._learn_from_bodies,
+                partial(self._learn_from_bodies, asyncio.get_running_loop()),
                 max_pages=self.neighbours,
                 min_pages=min_pages if min_pages is not None else self.neighbours,
                 replaces=replaces,
@@ -343,12 +344,15 @@ class NeighbourBufferPipeline:
             self._count("template_errors")
             return None
 
-    def _learn_from_bodies(self, bodies: list[tuple[bytes, str | None]]) -> LearnedTemplate:
+    def _learn_from_bodies(
+        self, loop: asyncio.AbstractEventLoop, bodies: list[tuple[bytes, str | None]]
+    ) -> LearnedTemplate:
         """Runs in a worker thread, inside the repository's per-group lock."""
         template = learn_static_noise(
             [decode_body(body, encoding) for body, encoding in bodies], self.config
         )
-        self._count("templates_learned")
+        # Scrapy's stats are not thread-safe: count on the event loop.
+        loop.call_soon_threadsafe(self._count, "templates_learned")
         return LearnedTemplate(
             template=template.to_bytes(),
             format_version=template.format_version,
