@@ -34,10 +34,11 @@ def remove_static_noise(
     document: Document, template: SiteTemplate, config: ExtractionConfig
 ) -> None:
     """Record each node's support and drop the own text of nodes that are static noise."""
-    document.static_applied = True
     document.static_page_count = template.page_count
     if template.page_count < config.static_min_pages:
         return
+    # Only a template that can remove something makes this a neighbour-mode extraction.
+    document.static_applied = True
     threshold = config.static_support - _EPSILON
     for element, key, indices in _iter_keyed_nodes(document, config):
         support = template.support(key)
