@@ -30,7 +30,7 @@ class EngineReinjector:
 
     async def reinject(self, item: PageItem) -> bool:
         engine = self.crawler.engine
-        if engine is None or engine.scraper.slot is None:
+        if engine is None:
             return False
         scraper = engine.scraper
         if scraper.slot is None or scraper.slot.closing is not None:
