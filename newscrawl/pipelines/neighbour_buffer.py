@@ -5,7 +5,8 @@ No page is held in memory while it waits. A page of a group without a template i
 reaches NEWSCRAWL_NEIGHBOURS pages, its template is learned and stored, and every pending page
 of the group re-enters the chain as a new item. Pages of a group with a template go on at once.
 When the spider goes idle, groups that never filled are flushed with a partial template or in
-single-page mode, so no fetched page is left unextracted.
+single-page mode, so no fetched page is left unextracted. Pages arriving together are stored
+in one transaction per batch (storage/batch_writer.py); each item waits for its own commit.
 """
 
 from __future__ import annotations
@@ -31,15 +32,25 @@ from newscrawl.extraction import (
     learn_static_noise,
 )
 from newscrawl.items import PageItem
-from newscrawl.pipelines.errors import PageBuffered
+from newscrawl.pipelines.errors import PageBuffered, PageExtractionFailed
 from newscrawl.pipelines.extraction_config import build_extraction_config
 from newscrawl.pipelines.page_items import build_page_item, build_page_record, decode_body
-from newscrawl.pipelines.page_spooling import PageSpooler, is_database_outage
+from newscrawl.pipelines.page_spooling import (
+    PageSpooler,
+    describe_database_error,
+    is_database_outage,
+)
 from newscrawl.pipelines.reinjection import EngineReinjector, ItemReinjector
+from newscrawl.pipelines.write_batching import (
+    WriteBatching,
+    build_batch_writer,
+    read_write_batching,
+)
 from newscrawl.stats_keys import build_stats_key
+from newscrawl.storage.batch_writer import BatchWriter
 from newscrawl.storage.migrations import open_database
 from newscrawl.storage.page_claims import PageClaims, open_page_claims
-from newscrawl.storage.page_repository import PageRepository
+from newscrawl.storage.page_repository import PageRepository, write_admission
 from newscrawl.storage.records import Admission, LearnedTemplate, StoredPage, TemplateRecord
 from newscrawl.storage.retry import is_transient_error, run_in_thread_with_retry
 
@@ -68,6 +79,7 @@ class NeighbourBufferPipeline:
         reinjector: ItemReinjector,
         migrate: bool = True,
         spooler: PageSpooler | None = None,
+        batching: WriteBatching | None = None,
     ) -> None:
         self.database_url = database_url
         self.neighbours = neighbours
@@ -80,8 +92,10 @@ class NeighbourBufferPipeline:
         self.migrate = migrate
         # Where fetched pages go when the database cannot take them (issue #5).
         self.spooler = spooler
+        self.batching = batching or WriteBatching()
         self.engine: Engine | None = None
         self.pages: PageRepository | None = None
+        self.writer: BatchWriter | None = None
         # Claims keep workers sharing one database off each other's pages (issue #4).
         self.claims: PageClaims | None = None
         self._claimed: set[int] = set()
@@ -99,9 +113,7 @@ class NeighbourBufferPipeline:
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
         if not settings.getbool("NEWSCRAWL_NEIGHBOUR_BUFFER_ENABLED", True):
-            raise NotConfigured(
-                "the neighbour buffer is off (NEWSCRAWL_NEIGHBOUR_BUFFER_ENABLED)"
-            )
+            raise NotConfigured("the neighbour buffer is off (NEWSCRAWL_NEIGHBOUR_BUFFER_ENABLED)")
         neighbours = settings.getint("NEWSCRAWL_NEIGHBOURS", 10)
         min_neighbours = settings.getint("NEWSCRAWL_MIN_NEIGHBOURS", 2)
         if neighbours < 1:
@@ -124,6 +136,7 @@ class NeighbourBufferPipeline:
             reinjector=EngineReinjector(crawler),
             migrate=settings.getbool("NEWSCRAWL_MIGRATE_ON_START", True),
             spooler=PageSpooler.from_crawler(crawler),
+            batching=read_write_batching(settings),
         )
         crawler.signals.connect(pipeline.on_spider_idle, signal=signals.spider_idle)
         for signal in (signals.item_scraped, signals.item_dropped, signals.item_error):
@@ -148,6 +161,9 @@ class NeighbourBufferPipeline:
             return
         self.pages = pages
         self.claims = open_page_claims(self.engine)
+        self.writer = build_batch_writer(
+            self.engine, self.batching, spooler=self.spooler, stats=self.stats, component=COMPONENT
+        )
 
     async def close_spider(self) -> None:
         for task in list(self._tasks):
@@ -156,6 +172,8 @@ class NeighbourBufferPipeline:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._releases:
             await asyncio.gather(*self._releases, return_exceptions=True)
+        if self.writer is not None:
+            await self.writer.close()
         if self.claims is not None:
             # Closing the claims connection releases whatever is still claimed.
             await asyncio.to_thread(self.claims.close)
@@ -169,17 +187,29 @@ class NeighbourBufferPipeline:
         if self.spooler is not None and self.spooler.is_stopping:
             # The database already failed its retries: keep the page without a new wait.
             await self.spooler.spool_page(item, RuntimeError("the database is unavailable"))
-        pages = self._require_pages()
+        writer = self._require_writer()
         record = build_page_record(item)
-        admit_page = pages.admit_page
-        if self.spooler is not None:
-            admit_page = self.spooler.unless_stopping(admit_page)
         try:
-            admission = await run_in_thread_with_retry(
-                admit_page, record, count_limit=max(self.template_max_pages, self.neighbours)
+            admission = await writer.write(
+                partial(
+                    write_admission,
+                    page=record,
+                    count_limit=max(self.template_max_pages, self.neighbours),
+                ),
+                key=f"{record.site}\n{record.url}",
             )
         except Exception as error:
-            if self.spooler is None or not is_database_outage(error):
+            if not is_database_outage(error):
+                # A row the database refuses: this page only, counted, not an unhandled error.
+                self._count("storage_errors")
+                logger.error(
+                    "Cannot store %s, dropping it: %s",
+                    item.url,
+                    describe_database_error(error),
+                    exc_info=error,
+                )
+                raise PageExtractionFailed(f"{item.url}: storage error") from error
+            if self.spooler is None:
                 raise
             await self.spooler.spool_page(item, error)
         item.page_id = admission.page_id
@@ -278,19 +308,19 @@ class NeighbourBufferPipeline:
                 stored = await run_in_thread_with_retry(pages.get_template, group_key)
                 template = self._decode_template(stored) if stored is not None else None
                 mode = "neighbours" if template is not None else "single"
-            seen: set[int] = set()
+            # Keyset paging: each page once per flush, at a constant cost per batch.
+            last_id: int | None = None
             while True:
-                batch = await run_in_thread_with_retry(
-                    pages.load_pending_pages,
-                    group_key,
-                    exclude_ids=seen | self._in_flight,
-                    limit=self.neighbours,
+                loaded = await run_in_thread_with_retry(
+                    pages.load_pending_pages, group_key, after_id=last_id, limit=self.neighbours
                 )
-                # Pages that went in flight while the batch loaded are not ours any more.
-                batch = [page for page in batch if page.id not in self._in_flight]
-                if not batch:
+                if not loaded:
                     return
-                seen.update(page.id for page in batch)
+                last_id = loaded[-1].id
+                # Pages in flight (this worker's chain or another flush) are not ours to take.
+                batch = [page for page in loaded if page.id not in self._in_flight]
+                if not batch:
+                    continue
                 # Reserved before the claim is awaited, so that no other flush of this worker
                 # takes them meanwhile (advisory locks are re-entrant within one connection).
                 self._in_flight.update(page.id for page in batch)
@@ -436,5 +466,10 @@ class NeighbourBufferPipeline:
             raise RuntimeError("NeighbourBufferPipeline used before open_spider()")
         return self.pages
 
-    def _count(self, event: str) -> None:
-        self.stats.inc_value(build_stats_key(COMPONENT, event))
+    def _require_writer(self) -> BatchWriter:
+        if self.writer is None:
+            raise RuntimeError("NeighbourBufferPipeline used before open_spider()")
+        return self.writer
+
+    def _count(self, event: str, count: int = 1) -> None:
+        self.stats.inc_value(build_stats_key(COMPONENT, event), count)

@@ -1,10 +1,15 @@
-"""SqlStoragePipeline: assemble the article from the stages' work and upsert it by URL."""
+"""SqlStoragePipeline: assemble the article from the stages' work and upsert it by URL.
+
+Writes of concurrent items share one transaction per batch (NEWSCRAWL_WRITE_BATCH_SIZE,
+NEWSCRAWL_WRITE_BATCH_DELAY, storage/batch_writer.py); each item waits for its own commit.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, NoReturn, Self
 
 from scrapy.crawler import Crawler
@@ -19,14 +24,24 @@ from newscrawl.pipelines.document_stage import ensure_document
 from newscrawl.pipelines.errors import PageExtractionFailed, PageKeptPending
 from newscrawl.pipelines.extraction_config import build_extraction_config
 from newscrawl.pipelines.page_items import build_page_record
-from newscrawl.pipelines.page_spooling import PageSpooler, is_database_outage
+from newscrawl.pipelines.page_spooling import (
+    PageSpooler,
+    describe_database_error,
+    is_database_outage,
+)
 from newscrawl.pipelines.quality_signals import ExtractionQualityCounter, QualityThresholds
+from newscrawl.pipelines.write_batching import (
+    WriteBatching,
+    build_batch_writer,
+    read_write_batching,
+)
 from newscrawl.stats_keys import build_stats_key
-from newscrawl.storage.article_repository import ArticleRepository
+from newscrawl.storage.article_repository import write_article
+from newscrawl.storage.batch_writer import BatchWriter
 from newscrawl.storage.migrations import open_database
-from newscrawl.storage.page_repository import PageRepository
+from newscrawl.storage.page_repository import write_failed_page
 from newscrawl.storage.records import ArticleRecord
-from newscrawl.storage.retry import is_transient_error, run_in_thread_with_retry
+from newscrawl.storage.retry import is_transient_error
 
 logger = logging.getLogger(__name__)
 
@@ -34,7 +49,7 @@ COMPONENT = "sql_storage"
 
 
 class SqlStoragePipeline:
-    """Last stage: build_article, then one transaction storing the article and closing its page."""
+    """Last stage: build_article, then store the article and close its page, in batches."""
 
     def __init__(
         self,
@@ -45,14 +60,15 @@ class SqlStoragePipeline:
         migrate: bool = True,
         quality: QualityThresholds | None = None,
         spooler: PageSpooler | None = None,
+        batching: WriteBatching | None = None,
     ) -> None:
         self.database_url = database_url
         self.config = config
         self.stats = stats
         self.migrate = migrate
+        self.batching = batching or WriteBatching()
         self.engine: Engine | None = None
-        self.articles: ArticleRepository | None = None
-        self.pages: PageRepository | None = None
+        self.writer: BatchWriter | None = None
         self.quality = ExtractionQualityCounter(stats, quality or QualityThresholds())
         # Where pages not yet in `pages` go when the database cannot take them (issue #5).
         self.spooler = spooler
@@ -73,6 +89,7 @@ class SqlStoragePipeline:
                 max_sites=settings.getint("NEWSCRAWL_QUALITY_MAX_SITES", 100),
             ),
             spooler=PageSpooler.from_crawler(crawler),
+            batching=read_write_batching(settings),
         )
 
     async def open_spider(self) -> None:
@@ -87,11 +104,14 @@ class SqlStoragePipeline:
             # No repositories: pages reaching this stage are kept until the spider closed.
             self.spooler.stop_crawl(error)
             return
-        self.articles = ArticleRepository(self.engine)
-        self.pages = PageRepository(self.engine)
+        self.writer = build_batch_writer(
+            self.engine, self.batching, spooler=self.spooler, stats=self.stats, component=COMPONENT
+        )
 
     async def close_spider(self) -> None:
         self.quality.publish_shares()
+        if self.writer is not None:
+            await self.writer.close()
         if self.engine is not None:
             self.engine.dispose()
 
@@ -101,26 +121,20 @@ class SqlStoragePipeline:
         if self.spooler is not None and self.spooler.is_stopping:
             # The database already failed its retries: keep the page without a new wait.
             await self._keep_page(item, RuntimeError("the database is unavailable"))
-        articles, pages = self._require_repositories()
-        try:
-            article = build_article(ensure_document(item), title=item.title, config=self.config)
-        except Exception as exc:
-            logger.warning("Cannot extract %s", item.url, exc_info=True)
-            await self._fail_page(pages, item, f"extraction error: {exc!r}", "extraction_errors")
+        writer = self._require_writer()
+        article = await self._obtain_article(writer, item)
         if not article.text.strip():
             self.quality.count_empty(item.site)
-            await self._fail_page(pages, item, "no article text found", "empty_articles")
+            await self._fail_page(writer, item, "no article text found", "empty_articles")
         record = self._build_record(item, article)
         page = build_page_record(item) if item.page_id is None else None
-        save_article = articles.save_article
-        if self.spooler is not None:
-            save_article = self.spooler.unless_stopping(save_article)
         try:
-            await run_in_thread_with_retry(save_article, record, page_id=item.page_id, page=page)
+            await writer.write(
+                partial(write_article, article=record, page_id=item.page_id, page=page),
+                key=_lock_key(item),
+            )
         except Exception as error:
-            if self.spooler is None or not is_database_outage(error):
-                raise
-            await self._keep_page(item, error)
+            await self._handle_write_error(writer, item, error)
         self.stats.inc_value(build_stats_key(COMPONENT, "articles_stored"))
         self.stats.inc_value(build_stats_key(COMPONENT, f"articles_{article.method}"))
         self.quality.count_article(
@@ -131,23 +145,64 @@ class SqlStoragePipeline:
         item.document = None
         return item
 
-    async def _fail_page(
-        self, pages: PageRepository, item: PageItem, reason: str, event: str
-    ) -> NoReturn:
-        """Record the page as failed with its reason, count it, and drop the item."""
+    async def _obtain_article(self, writer: BatchWriter, item: PageItem) -> Article:
+        """The article a worker process extracted, else one built here from the stages' work."""
+        # getattr: extraction_error is new on PageItem (process-pool extraction).
+        error = getattr(item, "extraction_error", None)
+        if error is not None:
+            await self._fail_page(writer, item, f"extraction error: {error}", "extraction_errors")
+        if isinstance(item.article, Article):
+            return item.article
         try:
-            if item.page_id is None:
-                item.page_id = await run_in_thread_with_retry(
-                    pages.store_page, build_page_record(item), status="failed"
-                )
-            await run_in_thread_with_retry(pages.mark_page_failed, item.page_id, reason)
-        except DBAPIError as error:
-            if self.spooler is None or not is_transient_error(error):
-                raise
-            await self._keep_page(item, error)
+            return build_article(ensure_document(item), title=item.title, config=self.config)
+        except Exception as exc:
+            logger.warning("Cannot extract %s", item.url, exc_info=True)
+            await self._fail_page(writer, item, f"extraction error: {exc!r}", "extraction_errors")
+
+    async def _fail_page(
+        self, writer: BatchWriter, item: PageItem, reason: str, event: str
+    ) -> NoReturn:
+        """Record the page as failed with its reason (one transaction), count it, drop the item."""
+        page = build_page_record(item) if item.page_id is None else None
+        try:
+            item.page_id = await writer.write(
+                partial(write_failed_page, reason=reason, page_id=item.page_id, page=page),
+                key=_lock_key(item),
+            )
+        except Exception as error:
+            await self._handle_write_error(writer, item, error, failing=True)
         self.stats.inc_value(build_stats_key(COMPONENT, event))
         item.document = None
         raise PageExtractionFailed(f"{item.url}: {reason}")
+
+    async def _handle_write_error(
+        self, writer: BatchWriter, item: PageItem, error: Exception, *, failing: bool = False
+    ) -> NoReturn:
+        """An outage keeps the page for the next crawl; any other error fails this page only."""
+        if is_database_outage(error):
+            if self.spooler is None:
+                raise error
+            await self._keep_page(item, error)
+        self.stats.inc_value(build_stats_key(COMPONENT, "storage_errors"))
+        logger.error(
+            "Cannot store %s, dropping it: %s",
+            item.url,
+            describe_database_error(error),
+            exc_info=error,
+        )
+        item.document = None
+        if not failing:
+            # Mark the page failed with the reason, so that no flush takes it up again.
+            reason = f"storage error: {describe_database_error(error)}"
+            page = build_page_record(item) if item.page_id is None else None
+            try:
+                await writer.write(
+                    partial(write_failed_page, reason=reason, page_id=item.page_id, page=page),
+                    key=_lock_key(item),
+                )
+            except Exception:
+                logger.error("Cannot mark %s failed either", item.url, exc_info=True)
+        raise PageExtractionFailed(f"{item.url}: storage error") from error
 
     async def _keep_page(self, item: PageItem, error: BaseException) -> NoReturn:
         """The database is down: a page already in `pages` stays pending, any other is spooled."""
@@ -182,7 +237,12 @@ class SqlStoragePipeline:
             feed=item.feed_url,
         )
 
-    def _require_repositories(self) -> tuple[ArticleRepository, PageRepository]:
-        if self.articles is None or self.pages is None:
+    def _require_writer(self) -> BatchWriter:
+        if self.writer is None:
             raise RuntimeError("SqlStoragePipeline used before open_spider()")
-        return self.articles, self.pages
+        return self.writer
+
+
+def _lock_key(item: PageItem) -> str:
+    """Batches write in (site, URL) order: the site row is the one shared by many pages."""
+    return f"{item.site}\n{item.url}"

@@ -14,12 +14,45 @@ from sqlalchemy.orm import Session
 from newscrawl.storage.models import Article, Page
 from newscrawl.storage.page_repository import upsert_page
 from newscrawl.storage.records import ArticleRecord, PageRecord
-from newscrawl.storage.upsert import build_upsert
+from newscrawl.storage.upsert import prepare_upsert
+
+ARTICLE_UPSERT = prepare_upsert(
+    Article.__table__,  # type: ignore[arg-type]
+    conflict_columns=["url"],
+    returning=["id"],
+)
 
 
 def compute_content_hash(text_content: str) -> str:
     """SHA-256 of the whitespace-normalised text, to spot the same story under two URLs."""
     return hashlib.sha256(" ".join(text_content.split()).encode("utf-8")).hexdigest()
+
+
+def write_article(
+    session: Session, article: ArticleRecord, *, page_id: int | None, page: PageRecord | None
+) -> int:
+    """Upsert an article and mark its page extracted, in the caller's transaction.
+
+    A page that never went through the buffer (`page_id` None) is stored first, from `page`.
+    """
+    values: dict[str, Any] = asdict(article)
+    values["feed"] = article.feed
+    values["content_hash"] = compute_content_hash(article.text)
+    values["word_count"] = len(article.text.split())
+    close_page = page_id is not None
+    if page_id is None and page is not None:
+        page_id = upsert_page(session, page, status="extracted")
+    values["page_id"] = page_id
+    article_id = ARTICLE_UPSERT.execute(session, values).scalar_one()
+    if close_page:
+        session.execute(
+            update(Page)
+            .where(Page.id == page_id)
+            .values(status="extracted", error=None, updated_at=datetime.now(UTC))
+            # Nothing is loaded in this session: no ORM objects to keep in step.
+            .execution_options(synchronize_session=False)
+        )
+    return int(article_id)
 
 
 class ArticleRepository:
@@ -31,33 +64,9 @@ class ArticleRepository:
     def save_article(
         self, article: ArticleRecord, *, page_id: int | None, page: PageRecord | None = None
     ) -> int:
-        """Upsert an article and mark its page extracted, in one transaction.
-
-        A page that never went through the buffer (`page_id` None) is stored first, from `page`.
-        """
-        values: dict[str, Any] = asdict(article)
-        values["feed"] = article.feed
-        values["content_hash"] = compute_content_hash(article.text)
-        values["word_count"] = len(article.text.split())
+        """Upsert an article and mark its page extracted, in one transaction."""
         with Session(self.engine) as session, session.begin():
-            if page_id is None and page is not None:
-                page_id = upsert_page(session, page, status="extracted")
-            values["page_id"] = page_id
-            dialect = session.get_bind().dialect.name
-            statement = build_upsert(
-                dialect,
-                Article.__table__,  # type: ignore[arg-type]
-                values,
-                conflict_columns=["url"],
-            )
-            article_id = session.execute(statement.returning(Article.__table__.c.id)).scalar_one()
-            if page_id is not None:
-                session.execute(
-                    update(Page)
-                    .where(Page.id == page_id)
-                    .values(status="extracted", error=None, updated_at=datetime.now(UTC))
-                )
-            return int(article_id)
+            return write_article(session, article, page_id=page_id, page=page)
 
     def count_articles(self) -> int:
         """How many articles are stored."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
@@ -20,43 +20,51 @@ from newscrawl.storage.records import (
     StoredPage,
     TemplateRecord,
 )
-from newscrawl.storage.upsert import build_upsert
+from newscrawl.storage.upsert import build_upsert, prepare_upsert
 
 # First key of the two-key advisory lock that serialises template learning per group.
 TEMPLATE_LOCK_CLASS = 3
+# pages.error keeps the start of a failure reason.
+MAX_ERROR_CHARS = 2000
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def upsert_page(session: Session, page: PageRecord, *, status: str = "pending") -> int:
+SITE_UPSERT = prepare_upsert(
+    Site.__table__,  # type: ignore[arg-type]
+    conflict_columns=["name"],
+    update_columns=["last_seen_at"],
+)
+FEED_UPSERT = prepare_upsert(
+    Feed.__table__,  # type: ignore[arg-type]
+    conflict_columns=["url"],
+    columns=["url", "site", "category", "first_seen_at"],
+    update_columns=[],
+)
+PAGE_UPSERT = prepare_upsert(
+    Page.__table__,  # type: ignore[arg-type]
+    conflict_columns=["url"],
+    returning=["id"],
+)
+
+
+def upsert_page(
+    session: Session, page: PageRecord, *, status: str = "pending", error: str | None = None
+) -> int:
     """Store a page (and its site and feed) by URL and return its id; a re-crawl overwrites it."""
-    dialect = session.get_bind().dialect.name
     now = _now()
-    session.execute(
-        build_upsert(
-            dialect,
-            Site.__table__,  # type: ignore[arg-type]
-            {"name": page.site, "first_seen_at": now, "last_seen_at": now},
-            conflict_columns=["name"],
-            update_columns=["last_seen_at"],
-        )
-    )
+    SITE_UPSERT.execute(session, {"name": page.site, "first_seen_at": now, "last_seen_at": now})
     if page.feed_url:
-        session.execute(
-            build_upsert(
-                dialect,
-                Feed.__table__,  # type: ignore[arg-type]
-                {
-                    "url": page.feed_url,
-                    "site": page.site,
-                    "category": page.category,
-                    "first_seen_at": now,
-                },
-                conflict_columns=["url"],
-                update_columns=[],
-            )
+        FEED_UPSERT.execute(
+            session,
+            {
+                "url": page.feed_url,
+                "site": page.site,
+                "category": page.category,
+                "first_seen_at": now,
+            },
         )
     values: dict[str, Any] = {
         "url": page.url,
@@ -74,12 +82,62 @@ def upsert_page(session: Session, page: PageRecord, *, status: str = "pending") 
         "http_status": page.http_status,
         "fetched_at": page.fetched_at,
         "status": status,
-        "error": None,
+        "error": None if error is None else error[:MAX_ERROR_CHARS],
         "updated_at": now,
     }
-    statement = build_upsert(dialect, Page.__table__, values, conflict_columns=["url"])  # type: ignore[arg-type]
-    page_id = session.execute(statement.returning(Page.__table__.c.id)).scalar_one()
-    return int(page_id)
+    return int(PAGE_UPSERT.execute(session, values).scalar_one())
+
+
+def write_admission(session: Session, page: PageRecord, *, count_limit: int) -> Admission:
+    """Store a page as pending and read its group's template and pending count (at most
+    `count_limit`: only "at least N" matters, so a big group is not counted in full)."""
+    page_id = upsert_page(session, page)
+    template = session.scalars(
+        select(Template).where(Template.group_key == page.group_key)
+    ).one_or_none()
+    if template is None:
+        pending = count_group_pages(session, page.group_key, status="pending", limit=count_limit)
+        return Admission(page_id, None, pending, 0)
+    since = count_group_pages(
+        session, page.group_key, after_id=template.last_page_id, limit=count_limit
+    )
+    return Admission(page_id, _to_template_record(template), 0, since)
+
+
+def write_failed_page(
+    session: Session, reason: str, *, page_id: int | None, page: PageRecord | None
+) -> int:
+    """Mark a stored page failed, or store a new one as failed, with its reason; return its id."""
+    if page_id is None:
+        if page is None:
+            raise ValueError("a failed page needs its page_id or its record")
+        return upsert_page(session, page, status="failed", error=reason)
+    session.execute(
+        update(Page)
+        .where(Page.id == page_id)
+        .values(status="failed", error=reason[:MAX_ERROR_CHARS], updated_at=_now())
+        .execution_options(synchronize_session=False)
+    )
+    return page_id
+
+
+def count_group_pages(
+    session: Session,
+    group_key: str,
+    *,
+    status: str | None = None,
+    after_id: int | None = None,
+    limit: int | None = None,
+) -> int:
+    """Pages of a group (with a status, or newer than an id), counting at most `limit`."""
+    inner = select(Page.id).where(Page.group_key == group_key)
+    if status is not None:
+        inner = inner.where(Page.status == status)
+    if after_id is not None:
+        inner = inner.where(Page.id > after_id)
+    if limit is not None:
+        inner = inner.limit(limit)
+    return int(session.scalar(select(func.count()).select_from(inner.subquery())) or 0)
 
 
 def _to_template_record(row: Template) -> TemplateRecord:
@@ -123,17 +181,7 @@ class PageRepository:
     def admit_page(self, page: PageRecord, *, count_limit: int) -> Admission:
         """Store a page as pending and report its group's template and pending count."""
         with Session(self.engine) as session, session.begin():
-            page_id = upsert_page(session, page)
-            template = session.scalars(
-                select(Template).where(Template.group_key == page.group_key)
-            ).one_or_none()
-            if template is None:
-                pending = self._count_pages(session, page.group_key, status="pending")
-                return Admission(page_id, None, pending, 0)
-            since = self._count_pages(
-                session, page.group_key, after_id=template.last_page_id, limit=count_limit
-            )
-            return Admission(page_id, _to_template_record(template), 0, since)
+            return write_admission(session, page, count_limit=count_limit)
 
     def store_page(self, page: PageRecord, *, status: str = "pending") -> int:
         """Store a page by URL with the given status and return its id."""
@@ -225,16 +273,16 @@ class PageRepository:
         return {group.group_key: group.pending for group in self.list_pending_groups()}
 
     def load_pending_pages(
-        self, group_key: str, *, exclude_ids: Collection[int] = (), limit: int | None = None
+        self, group_key: str, *, after_id: int | None = None, limit: int | None = None
     ) -> list[StoredPage]:
-        """Pending pages of a group, oldest first."""
+        """Pending pages of a group, oldest first, after `after_id` (keyset paging)."""
         statement = (
             select(Page)
             .where(Page.group_key == group_key, Page.status == "pending")
             .order_by(Page.id)
         )
-        if exclude_ids:
-            statement = statement.where(Page.id.not_in(list(exclude_ids)))
+        if after_id is not None:
+            statement = statement.where(Page.id > after_id)
         if limit is not None:
             statement = statement.limit(limit)
         with Session(self.engine) as session:
@@ -250,27 +298,4 @@ class PageRepository:
     def mark_page_failed(self, page_id: int, error: str) -> None:
         """Record that a page could not be extracted, and why."""
         with Session(self.engine) as session, session.begin():
-            session.execute(
-                update(Page)
-                .where(Page.id == page_id)
-                .values(status="failed", error=error[:2000], updated_at=_now())
-            )
-
-    @staticmethod
-    def _count_pages(
-        session: Session,
-        group_key: str,
-        *,
-        status: str | None = None,
-        after_id: int | None = None,
-        limit: int | None = None,
-    ) -> int:
-        inner = select(Page.id).where(Page.group_key == group_key)
-        if status is not None:
-            inner = inner.where(Page.status == status)
-        if after_id is not None:
-            inner = inner.where(Page.id > after_id)
-        if limit is not None:
-            # Only "at least N" matters, so big groups are not counted in full per page.
-            inner = inner.limit(limit)
-        return int(session.scalar(select(func.count()).select_from(inner.subquery())) or 0)
+            write_failed_page(session, error, page_id=page_id, page=None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import sqlite3
 import time
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
@@ -19,13 +20,37 @@ P = ParamSpec("P")
 DEFAULT_ATTEMPTS = 5
 DEFAULT_BASE_DELAY = 0.2
 MAX_DELAY = 5.0
+# SQLite primary result codes of a file that is busy or cannot be reached right now; other
+# SQLite OperationalErrors ("no such table", syntax) are bugs that no retry will fix.
+SQLITE_TRANSIENT_CODES = frozenset(
+    {
+        5,  # SQLITE_BUSY: "database is locked"
+        6,  # SQLITE_LOCKED: "database table is locked"
+        10,  # SQLITE_IOERR: "disk I/O error"
+        14,  # SQLITE_CANTOPEN: "unable to open database file"
+    }
+)
+SQLITE_TRANSIENT_MESSAGES = ("locked", "busy", "unable to open", "disk i/o error")
 
 
 def is_transient_error(error: BaseException) -> bool:
-    """Locked SQLite files and lost PostgreSQL connections; constraint errors are not."""
+    """Locked SQLite files and lost PostgreSQL connections; constraint or schema errors are not."""
+    if isinstance(error, DBAPIError) and isinstance(error.orig, sqlite3.Error):
+        return error.connection_invalidated or _is_transient_sqlite_error(error.orig)
     if isinstance(error, OperationalError):
         return True
     return isinstance(error, DBAPIError) and error.connection_invalidated
+
+
+def _is_transient_sqlite_error(error: sqlite3.Error) -> bool:
+    if not isinstance(error, sqlite3.OperationalError):
+        return False
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None:
+        # Extended codes (e.g. SQLITE_BUSY_SNAPSHOT) keep the primary code in the low byte.
+        return (code & 0xFF) in SQLITE_TRANSIENT_CODES
+    message = str(error).lower()
+    return any(part in message for part in SQLITE_TRANSIENT_MESSAGES)
 
 
 def call_with_retry(
@@ -48,7 +73,10 @@ def call_with_retry(
             delay = min(MAX_DELAY, base_delay * 2 ** (attempt - 1))
             logger.warning(
                 "Database error (attempt %d of %d), retrying in %.1fs: %s",
-                attempt, attempts, delay, error.orig,
+                attempt,
+                attempts,
+                delay,
+                error.orig,
             )
             time.sleep(delay)
     raise AssertionError("unreachable")

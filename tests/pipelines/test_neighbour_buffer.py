@@ -2,18 +2,24 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from scrapy.exceptions import DontCloseSpider
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from newscrawl.extraction import SiteTemplate
-from newscrawl.pipelines.errors import PageBuffered
+from newscrawl.pipelines.errors import PageBuffered, PageExtractionFailed
+from newscrawl.pipelines.page_items import build_page_record
+from newscrawl.storage.engine import create_database_engine
+from newscrawl.storage.migrations import upgrade_database
 from newscrawl.storage.models import Article, Page, Template
+from newscrawl.storage.page_repository import upsert_page
 from tests.pipelines.chain import PipelineChain, build_test_crawler
 from tests.pipelines.page_factory import build_page_item, build_story
+from tests.pipelines.test_sql_storage import reject_insert
 
 SITE = "daily.test"
 
@@ -149,7 +155,10 @@ def test_template_is_relearned_after_max_pages(database_url: str) -> None:
             await chain.process(build_page_item(SITE, "world", number))
         (second,) = read_rows(chain, Template)
         seen["learned"] = (
-            first.learned_at, first.last_page_id, second.learned_at, second.last_page_id
+            first.learned_at,
+            first.last_page_id,
+            second.learned_at,
+            second.last_page_id,
         )
 
     chain = run_chain(
@@ -201,9 +210,7 @@ def test_two_workers_share_one_group_without_losing_or_duplicating(database_url:
             await worker.open()
         items = [build_page_item(SITE, "world", number) for number in range(25)]
         # Both workers take pages of the same group at the same time, as scale-out does.
-        await asyncio.gather(
-            *(workers[n % 2].process(item) for n, item in enumerate(items))
-        )
+        await asyncio.gather(*(workers[n % 2].process(item) for n, item in enumerate(items)))
         for worker in workers:
             await worker.wait_for_flushes()
         # The end of the crawl on both workers.
@@ -224,3 +231,76 @@ def test_two_workers_share_one_group_without_losing_or_duplicating(database_url:
     assert len(seen["templates"]) == 1
     learned = sum(w.stat("newscrawl/neighbour_buffer/templates_learned") for w in workers)
     assert learned == 1
+
+
+def store_pending_backlog(database_url: str, count: int) -> list[str]:
+    """What a long, interrupted crawl leaves: `count` pending pages of one group."""
+    engine = create_database_engine(database_url)
+    try:
+        upgrade_database(engine)
+        items = [build_page_item(SITE, "world", number) for number in range(count)]
+        with Session(engine) as session, session.begin():
+            for item in items:
+                upsert_page(session, build_page_record(item))
+    finally:
+        engine.dispose()
+    return [item.url for item in items]
+
+
+def test_idle_flush_pages_through_a_big_backlog_by_id(tmp_path: Path) -> None:
+    # More pending pages of one group than a NOT IN list of seen ids should ever hold.
+    database_url = f"sqlite:///{tmp_path / 'backlog.db'}"
+    urls = store_pending_backlog(database_url, 1_050)
+    seen: dict[str, Any] = {}
+
+    async def scenario(chain: PipelineChain) -> None:
+        with pytest.raises(DontCloseSpider):
+            chain.buffer.on_spider_idle()
+        await chain.wait_for_flushes()
+        with Session(chain.engine) as session:
+            seen["statuses"] = dict(
+                session.execute(select(Page.status, func.count()).group_by(Page.status)).all()
+            )
+            seen["articles"] = session.scalar(select(func.count()).select_from(Article))
+
+    chain = run_chain(
+        database_url, scenario, NEWSCRAWL_NEIGHBOURS=50, NEWSCRAWL_WRITE_BATCH_DELAY=0.01
+    )
+    assert seen["statuses"] == {"extracted": len(urls)}
+    assert seen["articles"] == len(urls)
+    # Each page re-entered the chain exactly once.
+    assert chain.stat("newscrawl/neighbour_buffer/pages_reinjected_neighbours") == len(urls)
+    assert len(chain.stored) == len(urls)
+    assert chain.stat("newscrawl/sql_storage/batches") < len(urls) / 10
+
+
+def test_pages_arriving_together_are_admitted_in_one_batch(database_url: str) -> None:
+    async def scenario(chain: PipelineChain) -> None:
+        items = [build_page_item(SITE, "world", number) for number in range(5)]
+        assert await asyncio.gather(*(chain.process(item) for item in items)) == [None] * 5
+
+    chain = run_chain(database_url, scenario, NEWSCRAWL_WRITE_BATCH_DELAY=0.5)
+    assert chain.stat("newscrawl/neighbour_buffer/batches") == 1
+    assert chain.stat("newscrawl/neighbour_buffer/batch_rows") == 5
+    assert chain.stat("newscrawl/neighbour_buffer/pages_buffered") == 5
+
+
+def test_a_page_the_database_refuses_is_dropped_and_counted(
+    database_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    items = [build_page_item(SITE, "world", number) for number in range(3)]
+
+    async def scenario(chain: PipelineChain) -> None:
+        reject_insert("pages", "story-1.")(chain.engine)
+        await asyncio.gather(*(chain.process(item) for item in items))
+
+    chain = run_chain(database_url, scenario, NEWSCRAWL_WRITE_BATCH_DELAY=0.5)
+    drops = {item.url: type(drop) for item, drop in chain.dropped}
+    assert drops == {
+        items[0].url: PageBuffered,
+        items[1].url: PageExtractionFailed,
+        items[2].url: PageBuffered,
+    }
+    assert chain.stat("newscrawl/neighbour_buffer/storage_errors") == 1
+    assert chain.stat("newscrawl/neighbour_buffer/pages_buffered") == 2
+    assert f"Cannot store {items[1].url}, dropping it" in caplog.text

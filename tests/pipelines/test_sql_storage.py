@@ -1,11 +1,14 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import select
+import pytest
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
+from newscrawl.extraction import Article as ExtractedArticle
 from newscrawl.items import PageItem
 from newscrawl.pipelines.errors import PageExtractionFailed
 from newscrawl.storage.models import Article, Page
@@ -68,3 +71,126 @@ def test_stages_switched_off_still_store_articles(database_url: str) -> None:
     )
     (article,) = seen["articles"]
     assert "Story 5 paragraph 2" in article.text
+
+
+def run_concurrently(
+    database_url: str,
+    items: list[PageItem],
+    *,
+    before: Callable[[Engine], None] | None = None,
+    **settings: Any,
+) -> dict[str, Any]:
+    """Run `items` through the chain (buffer off) at the same time, as a busy crawl does."""
+    crawler = build_test_crawler(database_url, NEWSCRAWL_NEIGHBOUR_BUFFER_ENABLED=False, **settings)
+    chain = PipelineChain(crawler)
+    seen: dict[str, Any] = {"chain": chain}
+
+    async def main() -> None:
+        await chain.open()
+        try:
+            if before is not None:
+                before(chain.engine)
+            seen["results"] = await asyncio.gather(*(chain.process(item) for item in items))
+            with Session(chain.engine) as session:
+                seen["pages"] = {p.url: (p.status, p.error) for p in session.scalars(select(Page))}
+                seen["articles"] = {a.url: a for a in session.scalars(select(Article))}
+        finally:
+            await chain.close()
+
+    asyncio.run(main())
+    return seen
+
+
+def test_concurrent_items_are_stored_in_one_batch(database_url: str) -> None:
+    items = [build_page_item("solo.test", "world", number) for number in range(6)]
+    seen = run_concurrently(database_url, items, NEWSCRAWL_WRITE_BATCH_DELAY=0.5)
+    chain = seen["chain"]
+    assert all(result is not None for result in seen["results"])
+    assert seen["pages"] == {item.url: ("extracted", None) for item in items}
+    assert set(seen["articles"]) == {item.url for item in items}
+    assert chain.stat("newscrawl/sql_storage/batches") == 1
+    assert chain.stat("newscrawl/sql_storage/batch_rows") == 6
+    assert chain.stat("newscrawl/sql_storage/articles_stored") == 6
+
+
+def test_batch_size_one_stores_each_item_on_its_own(database_url: str) -> None:
+    items = [build_page_item("solo.test", "world", number) for number in range(3)]
+    seen = run_concurrently(database_url, items, NEWSCRAWL_WRITE_BATCH_SIZE=1)
+    assert seen["chain"].stat("newscrawl/sql_storage/batches") == 3
+    assert set(seen["articles"]) == {item.url for item in items}
+
+
+def reject_insert(table: str, url_part: str) -> Callable[[Engine], None]:
+    """A trigger refusing rows of `table` whose URL contains `url_part`: a non-outage error."""
+    name = f"reject_{table}"
+
+    def install(engine: Engine) -> None:
+        with engine.begin() as connection:
+            if engine.dialect.name == "sqlite":
+                connection.exec_driver_sql(
+                    f"CREATE TRIGGER {name} BEFORE INSERT ON {table}"
+                    f" WHEN instr(NEW.url, '{url_part}') > 0"
+                    f" BEGIN SELECT RAISE(ABORT, '{table} row rejected'); END"
+                )
+                return
+            connection.exec_driver_sql(
+                f"CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$"
+                f" BEGIN IF strpos(NEW.url, '{url_part}') > 0 THEN"
+                f" RAISE EXCEPTION '{table} row rejected'; END IF; RETURN NEW; END $$"
+            )
+            connection.exec_driver_sql(
+                f"CREATE TRIGGER {name} BEFORE INSERT ON {table}"
+                f" FOR EACH ROW EXECUTE FUNCTION {name}()"
+            )
+
+    return install
+
+
+def test_a_row_the_database_refuses_fails_only_its_own_page(
+    database_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    items = [build_page_item("solo.test", "world", number) for number in range(4)]
+    bad = items[2]
+    seen = run_concurrently(
+        database_url,
+        items,
+        before=reject_insert("articles", "story-2."),
+        NEWSCRAWL_WRITE_BATCH_DELAY=0.5,
+    )
+    chain = seen["chain"]
+    assert set(seen["articles"]) == {item.url for item in items if item is not bad}
+    status, error = seen["pages"][bad.url]
+    assert status == "failed"
+    assert error.startswith("storage error:") and "articles row rejected" in error
+    ((dropped, drop),) = chain.dropped
+    assert dropped is bad and isinstance(drop, PageExtractionFailed)
+    assert chain.stat("newscrawl/sql_storage/storage_errors") == 1
+    assert chain.stat("newscrawl/sql_storage/batches_split") == 1
+    assert chain.stat("newscrawl/sql_storage/articles_stored") == 3
+    assert f"Cannot store {bad.url}, dropping it" in caplog.text
+
+
+def test_an_extraction_error_from_a_worker_fails_the_page(database_url: str) -> None:
+    item = build_page_item("solo.test", "world", 1)
+    item.extraction_error = "ValueError('broken tree')"
+    seen = run_without_buffer(database_url, [item])
+    assert seen["articles"] == []
+    assert seen["pages"] == [(item.url, "failed", "extraction error: ValueError('broken tree')")]
+    ((_, drop),) = seen["chain"].dropped
+    assert isinstance(drop, PageExtractionFailed)
+    assert seen["chain"].stat("newscrawl/sql_storage/extraction_errors") == 1
+
+
+def test_an_article_extracted_by_a_worker_is_stored_as_is(database_url: str) -> None:
+    item = build_page_item("solo.test", "world", 1)
+    item.article = ExtractedArticle(
+        title="From the pool",
+        text="Extracted in a worker process.",
+        html="<p>x</p>",
+        method="neighbours",
+    )
+    seen = run_without_buffer(database_url, [item])
+    (article,) = seen["articles"]
+    assert (article.title, article.text) == ("From the pool", "Extracted in a worker process.")
+    assert article.extraction_method == "neighbours"
+    assert seen["pages"] == [(item.url, "extracted", None)]

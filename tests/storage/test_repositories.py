@@ -4,12 +4,13 @@ import threading
 import time
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
 from newscrawl.storage.article_repository import ArticleRepository, compute_content_hash
 from newscrawl.storage.models import Article, Feed, Page, Site, Template
-from newscrawl.storage.page_repository import PageRepository
+from newscrawl.storage.page_repository import PAGE_UPSERT, PageRepository
 from newscrawl.storage.records import ArticleRecord, LearnedTemplate, PageRecord
 
 FETCHED = datetime(2026, 11, 20, 8, 30, tzinfo=UTC)
@@ -127,8 +128,10 @@ def test_pending_groups_and_failed_pages(engine: Engine) -> None:
     repository.admit_page(make_page(7, category="sport"), count_limit=100)
     repository.mark_page_failed(ids[0], "no text")
     assert repository.count_pending_pages() == {"news.test|sport": 1, "news.test|world": 2}
-    pending = repository.load_pending_pages("news.test|world", exclude_ids=[ids[1]])
+    pending = repository.load_pending_pages("news.test|world", after_id=ids[1])
     assert [page.id for page in pending] == [ids[2]]
+    everything = repository.load_pending_pages("news.test|world", limit=1)
+    assert [page.id for page in everything] == [ids[1]]
 
 
 def test_saved_article_is_updated_not_duplicated(engine: Engine) -> None:
@@ -213,3 +216,9 @@ def test_concurrent_learners_learn_a_group_once(engine: Engine) -> None:
     assert calls == [4]
     assert len(results) == 2 and results[0] == results[1]
     assert count(engine, Template) == 1
+
+
+def test_prepared_upsert_refuses_a_row_with_missing_columns(engine: Engine) -> None:
+    # A missing column would silently become NULL on conflict.
+    with Session(engine) as session, pytest.raises(ValueError, match="needs exactly the columns"):
+        PAGE_UPSERT.execute(session, {"url": "http://news.test/world/x.html"})

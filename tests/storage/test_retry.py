@@ -5,12 +5,12 @@ import threading
 from pathlib import Path
 
 import pytest
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from newscrawl.storage.engine import create_database_engine
 from newscrawl.storage.migrations import upgrade_database
 from newscrawl.storage.page_repository import PageRepository
-from newscrawl.storage.retry import call_with_retry
+from newscrawl.storage.retry import call_with_retry, is_transient_error
 from tests.storage.test_repositories import make_page
 
 
@@ -23,9 +23,7 @@ def test_write_waits_for_another_writer_to_let_go(
     # Another process-like writer holds the write lock for a while.
     engine.dispose()
     # Another writer (think: a second process) holds the write lock for half a second.
-    blocker = sqlite3.connect(
-        tmp_path / "locked.db", isolation_level=None, check_same_thread=False
-    )
+    blocker = sqlite3.connect(tmp_path / "locked.db", isolation_level=None, check_same_thread=False)
     blocker.execute("BEGIN IMMEDIATE")
     release = threading.Timer(0.5, blocker.rollback)
     impatient = create_database_engine(url, sqlite_busy_timeout_ms=50)
@@ -53,4 +51,62 @@ def test_data_errors_are_not_retried() -> None:
 
     with pytest.raises(IntegrityError):
         call_with_retry(fail, attempts=3, base_delay=0)
+    assert calls == [1]
+
+
+def raise_from_sqlite(url: str, statement: str) -> DBAPIError:
+    """The SQLAlchemy error a real SQLite connection raises for `statement`."""
+    engine = create_database_engine(url)
+    try:
+        with engine.connect() as connection:
+            connection.exec_driver_sql(statement)
+    except DBAPIError as error:
+        return error
+    finally:
+        engine.dispose()
+    raise AssertionError(f"{statement!r} did not fail")
+
+
+def test_sqlite_schema_errors_are_not_transient(tmp_path: Path) -> None:
+    error = raise_from_sqlite(f"sqlite:///{tmp_path / 'news.db'}", "SELECT * FROM no_such_table")
+    assert isinstance(error, OperationalError)
+    assert "no such table" in str(error)
+    assert not is_transient_error(error)
+
+
+def test_sqlite_unopenable_and_locked_files_are_transient(tmp_path: Path) -> None:
+    unopenable = raise_from_sqlite(f"sqlite:///{tmp_path / 'missing' / 'news.db'}", "SELECT 1")
+    assert "unable to open database file" in str(unopenable)
+    assert is_transient_error(unopenable)
+
+    path = tmp_path / "locked.db"
+    blocker = sqlite3.connect(path, isolation_level=None)
+    # Already WAL, as the engine would make it: the busy file must fail the INSERT, not the
+    # engine's switch to WAL on connect.
+    blocker.execute("PRAGMA journal_mode = WAL")
+    blocker.execute("CREATE TABLE t (x)")
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        engine = create_database_engine(f"sqlite:///{path}", sqlite_busy_timeout_ms=10)
+        try:
+            with pytest.raises(OperationalError) as locked, engine.begin() as connection:
+                connection.exec_driver_sql("INSERT INTO t VALUES (1)")
+        finally:
+            engine.dispose()
+    finally:
+        blocker.close()
+    assert "database is locked" in str(locked.value)
+    assert is_transient_error(locked.value)
+
+
+def test_schema_errors_are_not_retried(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'news.db'}"
+    calls: list[int] = []
+
+    def query_missing_table() -> None:
+        calls.append(1)
+        raise raise_from_sqlite(url, "SELECT * FROM pages")
+
+    with pytest.raises(OperationalError):
+        call_with_retry(query_missing_table, attempts=3, base_delay=0)
     assert calls == [1]

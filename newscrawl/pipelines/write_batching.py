@@ -1,0 +1,60 @@
+"""The pipelines' batched writes: settings, and a BatchWriter wired to the spool and the stats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scrapy.exceptions import NotConfigured
+from scrapy.settings import BaseSettings
+from scrapy.statscollectors import StatsCollector
+from sqlalchemy import Engine
+
+from newscrawl.pipelines.page_spooling import PageSpooler, is_database_outage
+from newscrawl.stats_keys import build_stats_key
+from newscrawl.storage.batch_writer import BatchWriter
+
+DEFAULT_WRITE_BATCH_SIZE = 50
+DEFAULT_WRITE_BATCH_DELAY = 0.05
+
+
+@dataclass(frozen=True)
+class WriteBatching:
+    """How many writes share a transaction, and how long the first one waits for company."""
+
+    batch_size: int = DEFAULT_WRITE_BATCH_SIZE
+    delay: float = DEFAULT_WRITE_BATCH_DELAY
+
+
+def read_write_batching(settings: BaseSettings) -> WriteBatching:
+    """NEWSCRAWL_WRITE_BATCH_SIZE (1: one transaction per write) and NEWSCRAWL_WRITE_BATCH_DELAY."""
+    batch_size = settings.getint("NEWSCRAWL_WRITE_BATCH_SIZE", DEFAULT_WRITE_BATCH_SIZE)
+    if batch_size < 1:
+        raise NotConfigured(f"NEWSCRAWL_WRITE_BATCH_SIZE must be at least 1, not {batch_size}")
+    delay = settings.getfloat("NEWSCRAWL_WRITE_BATCH_DELAY", DEFAULT_WRITE_BATCH_DELAY)
+    if delay < 0:
+        raise NotConfigured(f"NEWSCRAWL_WRITE_BATCH_DELAY must not be negative, not {delay}")
+    return WriteBatching(batch_size=batch_size, delay=delay)
+
+
+def build_batch_writer(
+    engine: Engine,
+    batching: WriteBatching,
+    *,
+    spooler: PageSpooler | None,
+    stats: StatsCollector,
+    component: str,
+) -> BatchWriter:
+    """A BatchWriter that gives up at once while the crawl stops for an outage, and counts
+    `newscrawl/<component>/batches`, `batch_rows` and `batches_split`."""
+
+    def count_event(event: str, count: int) -> None:
+        stats.inc_value(build_stats_key(component, event), count)
+
+    return BatchWriter(
+        engine,
+        batch_size=batching.batch_size,
+        delay=batching.delay,
+        guard=spooler.unless_stopping if spooler is not None else None,
+        is_outage=is_database_outage,
+        on_event=count_event,
+    )
