@@ -36,9 +36,14 @@ class PageItem:
     # SiteTemplate, None in single-page mode. document: the extraction Document, parsed once
     # and shared by the stages. extraction_mode: "neighbours" or "single" once the buffer
     # decided; re-injected items carry it and the buffer lets them through. article: the
-    # extracted Article, set by SqlStoragePipeline.
+    # extracted Article, set by ArticleExtractionPipeline (process pool) or SqlStoragePipeline.
+    # stages: with an extraction pool (NEWSCRAWL_EXTRACTION_WORKERS > 0) the stage pipelines
+    # only list themselves here and the pool runs them. extraction_error: why the pool could
+    # not extract the page (article stays None); storage then fails the page with it.
     page_id: int | None = None
     template: Any = field(default=None, repr=False)
     document: Any = field(default=None, repr=False)
     extraction_mode: str | None = None
     article: Any = field(default=None, repr=False)
+    stages: list[str] = field(default_factory=list)
+    extraction_error: str | None = None

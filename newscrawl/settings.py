@@ -21,6 +21,8 @@ ITEM_PIPELINES = {
     "newscrawl.pipelines.static_noise.StaticNoisePipeline": 200,
     "newscrawl.pipelines.dynamic_noise.DynamicNoisePipeline": 300,
     "newscrawl.pipelines.title_relevance.TitleRelevancePipeline": 400,
+    # Only with NEWSCRAWL_EXTRACTION_WORKERS > 0: runs the stages above in worker processes.
+    "newscrawl.pipelines.article_extraction.ArticleExtractionPipeline": 800,
     "newscrawl.pipelines.sql_storage.SqlStoragePipeline": 900,
 }
 EXTENSIONS = {
@@ -52,6 +54,10 @@ NEWSCRAWL_STATIC_NOISE_ENABLED = True
 NEWSCRAWL_DYNAMIC_NOISE_ENABLED = True
 NEWSCRAWL_TITLE_RELEVANCE_ENABLED = True
 NEWSCRAWL_SQL_STORAGE_ENABLED = True
+# Extraction worker processes (forkserver): the stages and build_article run there, off the
+# reactor thread. One uses a second core while the crawl process keeps the first (reactor,
+# database threads); more help only with cores to spare. 0 = inline on the reactor thread.
+NEWSCRAWL_EXTRACTION_WORKERS = 1
 
 # Operations: one crawl_runs row per crawl, and a progress log line every N seconds (0 = off).
 NEWSCRAWL_CRAWL_RUNS_ENABLED = True

@@ -1,4 +1,8 @@
-"""Parse a PageItem once; every extraction stage reuses the Document it leaves on the item."""
+"""Parse a PageItem once; every extraction stage reuses the Document it leaves on the item.
+
+Inline extraction only (NEWSCRAWL_EXTRACTION_WORKERS = 0); with a process pool the page is
+parsed in the worker (extraction_pool_worker.py) and the tree never reaches the crawl process.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Build the ExtractionConfig of a crawl from its settings."""
+"""Read the extraction settings of a crawl: its ExtractionConfig and where extraction runs."""
 
 from __future__ import annotations
 
@@ -27,3 +27,15 @@ def build_extraction_config(settings: BaseSettings) -> ExtractionConfig:
         use_dynamic_noise=settings.getbool("NEWSCRAWL_DYNAMIC_NOISE_ENABLED", True),
         use_title_relevance=settings.getbool("NEWSCRAWL_TITLE_RELEVANCE_ENABLED", True),
     )
+
+
+def read_extraction_workers(settings: BaseSettings) -> int:
+    """NEWSCRAWL_EXTRACTION_WORKERS: 0 = extract inline on the reactor thread, N = a pool of N.
+
+    Absent means 0: crawlers built without the project settings (component tests) extract
+    inline; crawls get the project default from newscrawl/settings.py.
+    """
+    workers = settings.getint("NEWSCRAWL_EXTRACTION_WORKERS", 0)
+    if workers < 0:
+        raise NotConfigured(f"NEWSCRAWL_EXTRACTION_WORKERS must be 0 or more, not {workers}")
+    return workers

@@ -44,7 +44,12 @@ class CrawlResult:
         return int(match.group(1)) if match else 0
 
 
-def run_crawl(spider: str, arguments: dict[str, str], database_url: str) -> CrawlResult:
+def run_crawl(
+    spider: str,
+    arguments: dict[str, str],
+    database_url: str,
+    settings: dict[str, str] | None = None,
+) -> CrawlResult:
     """Run `scrapy crawl` from the repository root, as a user would; a reactor per process."""
     command = [sys.executable, "-m", "scrapy", "crawl", spider]
     for name, value in arguments.items():
@@ -55,6 +60,8 @@ def run_crawl(spider: str, arguments: dict[str, str], database_url: str) -> Craw
         "-s", "TELNETCONSOLE_ENABLED=False",
         "-s", "NEWSCRAWL_SSRF_ALLOWLIST=127.0.0.1",
     ]
+    for name, value in (settings or {}).items():
+        command += ["-s", f"{name}={value}"]
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
     done = subprocess.run(
         command, cwd=REPO_ROOT, env=env, capture_output=True, text=True,

@@ -110,6 +110,23 @@ def test_rss_then_sitemap_crawl_into_sqlite(
     check_articles(network, again)
 
 
+def test_rss_crawl_with_an_extraction_pool_into_sqlite(
+    network: DemoNetworkServer, feeds_file: Path, tmp_path: Path
+) -> None:
+    database_url = f"sqlite:///{tmp_path / 'pool.db'}"
+    rss = run_crawl(
+        "rss", {"feeds": str(feeds_file)}, database_url, {"NEWSCRAWL_EXTRACTION_WORKERS": "2"}
+    )
+    assert rss.returncode == 0, rss.log[-3000:]
+    assert "Extracting articles in 2 worker process(es)" in rss.log
+    assert rss.stat("newscrawl/rss/page_fetched") == 99
+    assert rss.stat("newscrawl/article_extraction/extracted") == 99
+    assert rss.stat("newscrawl/article_extraction/worker_crashed") == 0
+    stored = read_articles(database_url)
+    check_articles(network, stored)
+    check_pages_accounted(database_url, stored)
+
+
 def test_sitemap_then_rss_crawl_into_postgresql(
     network: DemoNetworkServer, feeds_file: Path
 ) -> None:

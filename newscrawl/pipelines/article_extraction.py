@@ -1,0 +1,129 @@
+"""ArticleExtractionPipeline: extract each page in a worker process, off the reactor thread."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Self
+
+from scrapy.crawler import Crawler
+from scrapy.exceptions import NotConfigured
+from scrapy.statscollectors import StatsCollector
+
+from newscrawl.extraction import ExtractionConfig, SiteTemplate
+from newscrawl.items import PageItem
+from newscrawl.pipelines.extraction_config import build_extraction_config, read_extraction_workers
+from newscrawl.pipelines.extraction_pool import (
+    ExtractionPool,
+    ExtractionTask,
+    PoolClosedError,
+    WorkerCrashedError,
+)
+from newscrawl.pipelines.extraction_pool_worker import (
+    ExtractionJob,
+    ExtractionOutcome,
+    extract_page_job,
+)
+from newscrawl.pipelines.page_items import decode_body
+from newscrawl.stats_keys import build_stats_key
+
+logger = logging.getLogger(__name__)
+
+COMPONENT = "article_extraction"
+
+
+class ArticleExtractionPipeline:
+    """Runs the stages the stage pipelines deferred (`item.stages`) and build_article in a pool.
+
+    Only with NEWSCRAWL_EXTRACTION_WORKERS > 0; the page is parsed once, in the worker. The
+    Article goes on `item.article`, or the reason it could not be built on
+    `item.extraction_error`; SqlStoragePipeline stores or fails the page accordingly.
+    """
+
+    def __init__(
+        self,
+        *,
+        workers: int,
+        config: ExtractionConfig,
+        stats: StatsCollector,
+        task: ExtractionTask = extract_page_job,
+    ) -> None:
+        self.config = config
+        self.stats = stats
+        self.pool = ExtractionPool(workers, task=task, on_crash=self._count_crash)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        settings = crawler.settings
+        workers = read_extraction_workers(settings)
+        if workers == 0:
+            raise NotConfigured(
+                "extraction runs inline on the reactor thread (NEWSCRAWL_EXTRACTION_WORKERS=0)"
+            )
+        assert crawler.stats is not None
+        return cls(workers=workers, config=build_extraction_config(settings), stats=crawler.stats)
+
+    def open_spider(self) -> None:
+        self.pool.start()
+        logger.info(
+            "Extracting articles in %d worker process(es) (%s)",
+            self.pool.workers,
+            self.pool.start_method,
+        )
+
+    async def close_spider(self) -> None:
+        await self.pool.close()
+
+    async def process_item(self, item: Any) -> Any:
+        if not isinstance(item, PageItem) or item.article is not None:
+            return item
+        job = self._build_job(item)
+        try:
+            outcome = await self.pool.run(job)
+        except PoolClosedError:
+            # Not the page's fault: it stays pending in `pages` for the next crawl.
+            raise
+        except WorkerCrashedError as crash:
+            logger.warning("Extraction worker died twice on %s: %s", item.url, crash)
+            self._fail(item, f"the worker process died twice ({crash})")
+            return item
+        except Exception as exc:
+            # E.g. a page that cannot be pickled: fail the page, not the crawl.
+            logger.warning("Cannot extract %s in the pool", item.url, exc_info=True)
+            self._fail(item, repr(exc))
+            return item
+        self._count_stages(item, outcome)
+        if outcome.article is None:
+            logger.warning("Cannot extract %s\n%s", item.url, outcome.detail)
+            self._fail(item, outcome.error or "no article")
+            return item
+        item.article = outcome.article
+        self.stats.inc_value(build_stats_key(COMPONENT, "extracted"))
+        return item
+
+    def _build_job(self, item: PageItem) -> ExtractionJob:
+        template = item.template if isinstance(item.template, SiteTemplate) else None
+        return ExtractionJob(
+            url=item.url,
+            html=decode_body(item.body, item.encoding),
+            title=item.title,
+            template=template,
+            stages=tuple(item.stages),
+            config=self.config,
+        )
+
+    def _count_stages(self, item: PageItem, outcome: ExtractionOutcome) -> None:
+        """Count each stage as its pipeline does inline, so the stats keep their meaning."""
+        for stage in outcome.stages:
+            self.stats.inc_value(build_stats_key(stage.stage, stage.event))
+            if stage.event == "failed":
+                logger.warning(
+                    "%s stage failed on %s; skipped\n%s", stage.stage, item.url, stage.detail
+                )
+
+    def _fail(self, item: PageItem, reason: str) -> None:
+        item.extraction_error = reason
+        self.stats.inc_value(build_stats_key(COMPONENT, "failed"))
+
+    def _count_crash(self) -> None:
+        logger.warning("An extraction worker died; the pool was replaced")
+        self.stats.inc_value(build_stats_key(COMPONENT, "worker_crashed"))

@@ -1,0 +1,145 @@
+"""What an extraction worker process runs: parse a page once, run its stages, build the article.
+
+This module imports only the extraction core and the standard library, so worker processes
+start light (no Scrapy, Twisted or SQLAlchemy) and everything crossing the process boundary
+is a plain picklable value.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from newscrawl.extraction import (
+    Article,
+    Document,
+    ExtractionConfig,
+    SiteTemplate,
+    build_article,
+    parse_document,
+    remove_dynamic_noise,
+    remove_static_noise,
+    select_relevant_paragraphs,
+)
+
+# Stage names are the stats components of the stage pipelines; the order is the chain's.
+STATIC_NOISE = "static_noise"
+DYNAMIC_NOISE = "dynamic_noise"
+TITLE_RELEVANCE = "title_relevance"
+STAGE_ORDER = (STATIC_NOISE, DYNAMIC_NOISE, TITLE_RELEVANCE)
+
+
+@dataclass(frozen=True)
+class ExtractionJob:
+    """One page to extract, with the stages the enabled stage pipelines asked for."""
+
+    url: str
+    # Decoded by the caller (page_items.decode_body), so workers need no storage imports.
+    html: str | bytes
+    title: str | None
+    template: SiteTemplate | None
+    stages: tuple[str, ...]
+    config: ExtractionConfig
+
+
+@dataclass(frozen=True)
+class StageOutcome:
+    """What one stage did: `applied`, `failed` or `unparsable` (its stats event)."""
+
+    stage: str
+    event: str
+    # The formatted traceback when the stage failed or the page could not be parsed.
+    detail: str | None = None
+
+
+@dataclass(frozen=True)
+class ExtractionOutcome:
+    """The article, or why there is none, and what each requested stage did."""
+
+    article: Article | None
+    stages: tuple[StageOutcome, ...]
+    # Why there is no article (the exception's repr; storage prefixes "extraction error: "),
+    # and its traceback.
+    error: str | None = None
+    detail: str | None = None
+
+
+def _run_static_noise(document: Document, job: ExtractionJob) -> None:
+    if job.template is not None:
+        remove_static_noise(document, job.template, job.config)
+
+
+def _run_dynamic_noise(document: Document, job: ExtractionJob) -> None:
+    remove_dynamic_noise(document, job.config)
+
+
+def _run_title_relevance(document: Document, job: ExtractionJob) -> None:
+    select_relevant_paragraphs(document, job.title, job.config)
+
+
+STAGE_RUNNERS: dict[str, Callable[[Document, ExtractionJob], None]] = {
+    STATIC_NOISE: _run_static_noise,
+    DYNAMIC_NOISE: _run_dynamic_noise,
+    TITLE_RELEVANCE: _run_title_relevance,
+}
+
+
+def prepare_worker(crawl_pid: int) -> None:
+    """Pool initializer: ignore Ctrl-C, and exit once the crawl process is gone.
+
+    Ctrl-C reaches the whole process group; Scrapy shuts down gracefully on the first SIGINT
+    and lets the pages in flight finish, which a worker killed by the same SIGINT would fail.
+    A worker outlives a crawl killed with SIGKILL (it waits on a queue it holds both ends of),
+    hence the watch.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(
+        target=watch_crawl_process, args=(crawl_pid,), name="crawl-watch", daemon=True
+    ).start()
+
+
+def watch_crawl_process(crawl_pid: int, interval: float = 1.0) -> None:
+    """End this worker at once when the crawl process no longer exists."""
+    while True:
+        time.sleep(interval)
+        try:
+            os.kill(crawl_pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:
+            # The pid was reused by another user's process: ours is gone.
+            os._exit(0)
+
+
+def extract_page_job(job: ExtractionJob) -> ExtractionOutcome:
+    """Parse the page once, run the requested stages in chain order, build the article.
+
+    Mirrors the inline pipelines: a failing stage is skipped, a page that cannot be parsed or
+    built has no article and a reason.
+    """
+    try:
+        document = parse_document(job.html, url=job.url)
+    except Exception as exc:
+        detail = traceback.format_exc()
+        unparsable = tuple(StageOutcome(stage, "unparsable", detail) for stage in job.stages)
+        return ExtractionOutcome(None, unparsable, repr(exc), detail)
+    outcomes = []
+    for stage in STAGE_ORDER:
+        if stage not in job.stages:
+            continue
+        try:
+            STAGE_RUNNERS[stage](document, job)
+        except Exception:
+            outcomes.append(StageOutcome(stage, "failed", traceback.format_exc()))
+            continue
+        outcomes.append(StageOutcome(stage, "applied"))
+    try:
+        article = build_article(document, title=job.title, config=job.config)
+    except Exception as exc:
+        return ExtractionOutcome(None, tuple(outcomes), repr(exc), traceback.format_exc())
+    return ExtractionOutcome(article, tuple(outcomes))
