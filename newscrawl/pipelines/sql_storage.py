@@ -147,8 +147,7 @@ class SqlStoragePipeline:
 
     async def _obtain_article(self, writer: BatchWriter, item: PageItem) -> Article:
         """The article a worker process extracted, else one built here from the stages' work."""
-        # getattr: extraction_error is new on PageItem (process-pool extraction).
-        error = getattr(item, "extraction_error", None)
+        error = item.extraction_error
         if error is not None:
             await self._fail_page(writer, item, f"extraction error: {error}", "extraction_errors")
         if isinstance(item.article, Article):
