@@ -2,8 +2,10 @@
 
 Run from the repository root:  python -m bench.extract_speed ../shared/datasets/big9-2013
 It prints median and p95 ms/page for: lxml parse alone, newscrawl single, newscrawl with a
-template, trafilatura and readability (when installed); the ratios the issue sets targets for;
-template learning time from a full cluster; and the process's peak memory.
+template, trafilatura and readability (when installed); every contender's median ratio to the
+lxml parse floor and to trafilatura on the same pages (issue #6: <= 3x lxml, <= 0.5x
+trafilatura); template learning time per template; and the process's peak memory.
+`--plot FILE.png` also draws the peers side by side (needs matplotlib, the `bench` extra).
 """
 
 from __future__ import annotations
@@ -24,6 +26,14 @@ from newscrawl.evaluation.dataset import Dataset, read_dataset
 from newscrawl.evaluation.errors import PeerUnavailableError
 from newscrawl.evaluation.peers import PeerExtractor, load_peers
 from newscrawl.extraction import SiteTemplate, extract, learn_static_noise
+
+LXML = "lxml parse"
+SINGLE = "newscrawl single"
+NEIGHBOURS = "newscrawl neighbours"
+TRAFILATURA = "trafilatura"
+# Issue #6 targets, drawn on the plot.
+LXML_TARGET = 3.0
+TRAFILATURA_TARGET = 0.5
 
 
 def time_call(function: Callable[..., object], *args: Any, **kwargs: Any) -> float:
@@ -47,11 +57,10 @@ def measure(
 ) -> dict[str, Any]:
     """Time every extractor on every page, interleaved so machine noise hits them alike."""
     # name -> (dataset, page id) -> ms, so that ratios compare the same pages.
-    times: dict[str, dict[tuple[str, str], float]] = {
-        "lxml parse": {}, "newscrawl single": {}, "newscrawl neighbours": {},
-    }
+    times: dict[str, dict[tuple[str, str], float]] = {LXML: {}, SINGLE: {}, NEIGHBOURS: {}}
     times.update({peer.name: {} for peer in peers})
-    learning: list[float] = []
+    full_cluster: list[float] = []
+    leave_one_out: list[float] = []
     for dataset in datasets:
         clusters = dataset.clusters()
         cluster_html = {
@@ -60,55 +69,126 @@ def measure(
         # Learning time from the whole cluster (10 pages on Big9), once per cluster.
         for pages in cluster_html.values():
             if len(pages) > 1:
-                learning.append(time_call(learn_static_noise, pages))
+                full_cluster.append(time_call(learn_static_noise, pages))
         for page in dataset.pages[:limit]:
             html = page.read_html()
             neighbours = [
-                body for other, body in zip(clusters[page.cluster], cluster_html[page.cluster],
-                                            strict=True)
+                body
+                for other, body in zip(
+                    clusters[page.cluster], cluster_html[page.cluster], strict=True
+                )
                 if other.id != page.id
             ]
-            template: SiteTemplate | None = learn_static_noise(neighbours) if neighbours else None
+            template: SiteTemplate | None = None
+            if neighbours:
+                started = time.perf_counter()
+                template = learn_static_noise(neighbours)
+                leave_one_out.append((time.perf_counter() - started) * 1000)
             key = (dataset.name, page.id)
             hints = {"url": page.url, "title": page.title_hint}
-            times["lxml parse"][key] = time_call(lxml.html.document_fromstring, html)
-            times["newscrawl single"][key] = time_call(extract, html, **hints)
+            times[LXML][key] = time_call(lxml.html.document_fromstring, html)
+            times[SINGLE][key] = time_call(extract, html, **hints)
             if template is not None:
-                times["newscrawl neighbours"][key] = time_call(
-                    extract, html, template=template, **hints
-                )
+                times[NEIGHBOURS][key] = time_call(extract, html, template=template, **hints)
             for peer in peers:
                 times[peer.name][key] = time_call(
                     peer.extract_text, html, page.url, page.title_hint
                 )
-    summary: dict[str, Any] = {
-        name: summarise(list(values.values())) for name, values in times.items()
+    return {
+        "times": {name: summarise(list(values.values())) for name, values in times.items()},
+        "learning": {
+            "template learning (full cluster)": summarise(full_cluster),
+            "template learning (neighbours of a page)": summarise(leave_one_out),
+        },
+        "ratios": ratios(times),
     }
-    summary["template learning (full cluster)"] = summarise(learning)
-    summary["ratios"] = ratios(times)
-    return summary
 
 
-def ratios(times: dict[str, dict[tuple[str, str], float]]) -> dict[str, float]:
-    """Median-time ratios on the same pages: the issue wants <= 4x lxml, <= 0.5x trafilatura."""
-    found: dict[str, float] = {}
-    for ours in ("newscrawl single", "newscrawl neighbours"):
-        for other in ("lxml parse", "trafilatura"):
-            common = times[ours].keys() & times.get(other, {}).keys()
-            if common:
-                mine = statistics.median(times[ours][key] for key in common)
-                theirs = statistics.median(times[other][key] for key in common)
-                found[f"{ours} / {other} ({len(common)} pages)"] = mine / theirs
+def ratios(times: dict[str, dict[tuple[str, str], float]]) -> dict[str, dict[str, Any]]:
+    """Each contender's median over the same pages as the floor's / trafilatura's median."""
+    found: dict[str, dict[str, Any]] = {}
+    for ours in times:
+        for other in (LXML, TRAFILATURA):
+            if ours == other or other not in times:
+                continue
+            common = times[ours].keys() & times[other].keys()
+            if not common:
+                continue
+            mine = statistics.median(times[ours][key] for key in common)
+            theirs = statistics.median(times[other][key] for key in common)
+            found[f"{ours} / {other}"] = {
+                "contender": ours,
+                "reference": other,
+                "ratio": mine / theirs,
+                "pages": len(common),
+            }
     return found
 
 
+def plot_summary(summary: dict[str, Any], path: Path) -> None:
+    """Bar chart of every contender's median and p95, and of its ratios to the references."""
+    # Imported here: matplotlib is optional (the `bench` extra) and slow to import.
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: never needs a display
+    import matplotlib.pyplot as plt
+
+    names = [name for name, stats in summary["times"].items() if stats["count"]]
+    medians = [summary["times"][name]["median"] for name in names]
+    p95s = [summary["times"][name]["p95"] for name in names]
+    figure, (times_axis, ratio_axis) = plt.subplots(1, 2, figsize=(13, 5))
+    positions = range(len(names))
+    times_axis.bar([p - 0.2 for p in positions], medians, width=0.4, label="median")
+    times_axis.bar([p + 0.2 for p in positions], p95s, width=0.4, label="p95")
+    times_axis.set_xticks(list(positions), names, rotation=25, ha="right")
+    times_axis.set_ylabel("ms per page")
+    times_axis.set_title("Extraction time per page")
+    times_axis.legend()
+    found = summary["ratios"]
+    for shift, colour, reference, target in (
+        (-0.2, "C0", LXML, LXML_TARGET),
+        (0.2, "C1", TRAFILATURA, TRAFILATURA_TARGET),
+    ):
+        rows = [row for row in found.values() if row["reference"] == reference]
+        ratio_axis.bar(
+            [names.index(row["contender"]) + shift for row in rows],
+            [row["ratio"] for row in rows],
+            width=0.4,
+            color=colour,
+            label=f"/ {reference} (newscrawl target {target:g}x, dashed)",
+        )
+        ratio_axis.axhline(target, color=colour, linestyle="--", linewidth=1)
+    ratio_axis.set_xticks(list(positions), names, rotation=25, ha="right")
+    ratio_axis.set_yscale("log")  # the floor ratios and the trafilatura ratios differ 100-fold
+    ratio_axis.set_ylabel("median ratio on the same pages (log)")
+    ratio_axis.set_title("Ratio to the lxml parse floor and to trafilatura")
+    ratio_axis.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def print_summary(summary: dict[str, Any], peak_mib: float) -> None:
+    """The table: times, ratios, learning, memory."""
+    for name, stats in {**summary["times"], **summary["learning"]}.items():
+        print(
+            f"{name:42} median {stats['median']:8.2f} ms   p95 {stats['p95']:8.2f} ms"
+            f"   n={stats['count']}"
+        )
+    for name, row in summary["ratios"].items():
+        print(f"{name:42} {row['ratio']:6.2f}x   ({row['pages']} pages)")
+    # ru_maxrss is in KiB on Linux.
+    print(f"{'peak memory (process RSS)':42} {peak_mib:8.1f} MiB")
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Measure and print the table (and JSON with --json)."""
+    """Measure and print the table (and JSON with --json, a PNG with --plot)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("datasets", nargs="+", type=Path)
     parser.add_argument("--peers", default="trafilatura,readability")
     parser.add_argument("--limit", type=int, help="pages per dataset")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--plot", type=Path, help="write a PNG comparing the contenders")
     args = parser.parse_args(argv)
     try:
         peers = load_peers([name for name in args.peers.split(",") if name.strip()])
@@ -116,19 +196,16 @@ def main(argv: list[str] | None = None) -> int:
         print(exc, file=sys.stderr)
         return 2
     summary = measure([read_dataset(path) for path in args.datasets], peers, args.limit)
-    found = summary.pop("ratios")
-    for name, stats in summary.items():
-        print(f"{name:34} median {stats['median']:8.2f} ms   p95 {stats['p95']:8.2f} ms"
-              f"   n={stats['count']}")
-    for name, value in found.items():
-        print(f"{name:48} {value:6.2f}x")
-    # ru_maxrss is in KiB on Linux.
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"{'peak memory (process RSS)':34} {peak_mib:8.1f} MiB")
+    print_summary(summary, peak_mib)
     if args.json is not None:
-        args.json.write_text(
-            json.dumps({"times_ms": summary, "ratios": found, "peak_rss_mib": peak_mib}, indent=2)
-        )
+        args.json.write_text(json.dumps({**summary, "peak_rss_mib": peak_mib}, indent=2))
+    if args.plot is not None:
+        try:
+            plot_summary(summary, args.plot)
+        except ImportError:
+            print("--plot needs matplotlib: pip install -e '.[bench]'", file=sys.stderr)
+            return 2
     return 0
 
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
-import lxml.html
 import numpy as np
 
+from newscrawl.extraction.block_hints import HINT_BITS, TAG_FLAGS, marker_flags
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import Document, segment_tokens
 
@@ -14,18 +12,10 @@ from newscrawl.extraction.document import Document, segment_tokens
 _PUNCTUATION = ".,;:!?、。，；：！？"
 _UPPER_SAMPLE = 200
 _SENTENCE_END = frozenset(".!?\"'”’)。！？」』）")  # segment texts are stripped: the last character
-# Matched against lower-cased markers: re.IGNORECASE makes these alternations 3x slower.
-_NEGATIVE_HINT = re.compile(
-    r"comment|footer|foot|nav|menu|sidebar|side|share|social|related|promo|advert|\bads?\b|"
-    r"banner|breadcrumb|login|subscribe|newsletter|widget|popular|recommend|tags?\b|masthead|"
-    r"header|byline|caption|credit|toolbar|cookie|outbrain|taboola|sponsor|more"
-)
-_POSITIVE_HINT = re.compile(
-    r"article|story|content|body|text|post|entry|main|blog|news|paragraph|copy"
-)
+_PUNCTUATION_CODES = np.array([ord(char) for char in _PUNCTUATION], dtype="<u4")
+_SENTENCE_END_CODES = np.array([ord(char) for char in _SENTENCE_END], dtype="<u4")
 # bytes.translate deletes every byte but A-Z: what is left counts an ASCII text's capitals.
 _NOT_ASCII_UPPER = bytes(b for b in range(256) if not 65 <= b <= 90)
-_BOILERPLATE_TAGS = frozenset({"nav", "footer", "header", "aside", "form", "menu", "select"})
 _TAG_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
     ("tag_p", frozenset({"p"})),
     ("tag_li", frozenset({"li", "dd", "dt"})),
@@ -36,16 +26,9 @@ _TAG_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
     ("tag_quote", frozenset({"blockquote", "pre", "figcaption", "caption"})),
     ("tag_br", frozenset({"br"})),
 )
-# Hint bits: 1 negative marker, 2 positive marker, 4 boilerplate tag, 8 list, 16 table.
-_TAG_FLAGS: dict[str, int] = {
-    **dict.fromkeys(_BOILERPLATE_TAGS, 4),
-    "ul": 8,
-    "ol": 8,
-    "dl": 8,
-    "table": 16,
-}
-_HINT_TUPLES: tuple[tuple[float, ...], ...] = tuple(
-    tuple(float(bool(flags & bit)) for bit in (1, 2, 4, 8, 16)) for flags in range(32)
+# Row k: the five hint features of the flag combination k (see `block_hints`).
+_HINT_TABLE = np.array(
+    [[float(bool(flags & bit)) for bit in HINT_BITS] for flags in range(1 << len(HINT_BITS))]
 )
 _TAG_ONE_HOT: dict[str, tuple[float, ...]] = {
     tag: tuple(float(tag in group) for _, group in _TAG_GROUPS)
@@ -150,76 +133,57 @@ def compute_block_features(
         after_title = (index > titles[0]).astype(np.float64)
         title_distance = np.clip((index - titles[0]) / 50.0, -1.0, 1.0)
 
-    long_blocks: dict[lxml.html.HtmlElement, int] = {}
-    hint_cache: dict[lxml.html.HtmlElement, int] = {}
-    marker_cache: dict[str, int] = {}
-    piece_range = document.piece_range
     word_counts: list[int] = []
-    per_segment: list[list[float]] = []
-    parents: list[lxml.html.HtmlElement | None] = []
-    # Ancestor subtree ranges, three levels up; (0, 0) when there is no such ancestor.
-    ancestor_ranges: list[tuple[int, int]] = []
-    empty_row = [0.0] * (3 + len(_TAG_GROUPS) + 5 + 1)
+    per_segment: list[tuple[float, ...]] = []
+    empty_row = (0.0,) * (1 + len(_TAG_GROUPS))
     for segment in segments:
-        text = segment.text
         tokens = segment_tokens(segment)
         word_count = len(tokens)
         word_counts.append(word_count)
-        block = segment.block
-        parent = block.getparent()
-        parents.append(parent)
         if not word_count:
             # Never scored (no words to add); only its neighbours read its size and links.
             per_segment.append(empty_row)
-            ancestor_ranges.extend(((0, 0), (0, 0), (0, 0)))
             continue
-        if word_count >= 10 and parent is not None:
-            long_blocks[parent] = long_blocks.get(parent, 0) + 1
         overlap = (
-            sum(map(title_keywords.__contains__, tokens)) / word_count
-            if title_keywords
-            else 0.0
+            sum(map(title_keywords.__contains__, tokens)) / word_count if title_keywords else 0.0
         )
-        row = [
-            1.0 if text[-1:] in _SENTENCE_END else 0.0,
-            sum(map(text.count, _PUNCTUATION)) / word_count,
-            overlap,
-        ]
-        row.extend(_TAG_ONE_HOT.get(block.tag, _NO_TAG))
-        ancestor = parent
-        for _ in range(3):
-            span = piece_range.get(ancestor) if ancestor is not None else None
-            if span is None:
-                ancestor_ranges.append((0, 0))
-            else:
-                ancestor_ranges.append(span)
-                ancestor = ancestor.getparent()
-        row.extend(_ancestor_hints(block, hint_cache, marker_cache))
-        # Capitals matter in short labels and headings; the start of a long block is enough.
-        head = text[:_UPPER_SAMPLE]
-        row.append(_count_upper(head) / len(head) if head else 0.0)
-        per_segment.append(row)
-
+        per_segment.append((overlap, *_TAG_ONE_HOT.get(segment.block.tag, _NO_TAG)))
     local = np.asarray(per_segment, dtype=np.float64)
     words = np.asarray(word_counts, dtype=np.float64)
-    spans = np.asarray(ancestor_ranges, dtype=np.int64).reshape(count, 3, 2)
-    sub_chars = cum_chars[spans[:, :, 1]] - cum_chars[spans[:, :, 0]]
-    sub_links = cum_links[spans[:, :, 1]] - cum_links[spans[:, :, 0]]
+    has_words = words > 0
+    ends_sentence, punctuation, upper = _character_features(
+        [segment.text for segment in segments], words
+    )
+    # The walk's per-element arrays, with a trailing sentinel so that index -1 (no such
+    # ancestor) reads parent -1 and the empty range (0, 0).
+    node_parents = np.asarray([*document.node_parents, -1], dtype=np.int64)
+    node_starts = np.asarray([*document.node_starts, 0], dtype=np.int64)
+    node_ends = np.asarray([*document.node_ends, 0], dtype=np.int64)
+    blocks = np.fromiter((s.node for s in segments), dtype=np.int64, count=count)
+    parents = node_parents[blocks]
+    # Parent, grandparent and great-grandparent of each block; wordless blocks read none.
+    grandparents = node_parents[parents]
+    ancestors = np.column_stack((parents, grandparents, node_parents[grandparents]))
+    ancestors[~has_words] = -1
+    sub_chars = cum_chars[node_ends[ancestors]] - cum_chars[node_starts[ancestors]]
+    sub_links = cum_links[node_ends[ancestors]] - cum_links[node_starts[ancestors]]
     sub_log = np.log1p(sub_chars)
     sub_fraction = np.where(sub_chars > 0, sub_links / np.maximum(sub_chars, 1.0), 0.0)
-    parent_long = np.log1p([long_blocks.get(p, 0) if p is not None else 0 for p in parents])
-    hint_column = 3 + len(_TAG_GROUPS)
+    has_parent = parents >= 0
+    long_counts = np.bincount(parents[has_parent & (words >= 10)], minlength=len(node_parents))
+    parent_long = np.log1p(np.where(has_parent, long_counts[parents], 0))
+    hints = np.zeros((count, len(HINT_BITS)))
+    worded = np.flatnonzero(has_words)
+    hints[worded] = _HINT_TABLE[ancestor_flags(document, blocks[worded].tolist())]
     log_words = np.log1p(words)
     prev_words = np.concatenate(([0.0], log_words[:-1]))
     next_words = np.concatenate((log_words[1:], [0.0]))
     prev_links = np.concatenate(([0.0], link_fraction[:-1]))
     next_links = np.concatenate((link_fraction[1:], [0.0]))
     same_prev = np.zeros(count)
+    same_prev[1:] = has_parent[1:] & (parents[1:] == parents[:-1])
     same_next = np.zeros(count)
-    for i in range(1, count):
-        if parents[i] is not None and parents[i] is parents[i - 1]:
-            same_prev[i] = 1.0
-            same_next[i - 1] = 1.0
+    same_next[:-1] = same_prev[1:]
     total_chars = float(cum_chars[-1]) or 1.0
     word_length = np.where(words > 0, chars / np.maximum(words, 1.0), 0.0)
     ones = np.ones(count)
@@ -236,10 +200,10 @@ def compute_block_features(
         after_title,
         title_distance,
         index / count,
+        ends_sentence,
+        punctuation,
         local[:, 0],
-        local[:, 1],
-        local[:, 2],
-        *(local[:, 3 + k] for k in range(len(_TAG_GROUPS))),
+        *(local[:, 1 + k] for k in range(len(_TAG_GROUPS))),
         sub_log[:, 0],
         sub_fraction[:, 0],
         sub_log[:, 1],
@@ -247,14 +211,14 @@ def compute_block_features(
         sub_log[:, 2],
         sub_fraction[:, 2],
         parent_long,
-        *(local[:, hint_column + k] for k in range(5)),
+        *(hints[:, k] for k in range(hints.shape[1])),
         prev_words,
         prev_links,
         next_words,
         next_links,
         chars / total_chars,
         word_length,
-        local[:, -1],
+        upper,
         same_prev,
         same_next,
         ones * float(document.dynamic_applied),
@@ -263,46 +227,70 @@ def compute_block_features(
     return np.column_stack(columns)
 
 
-def _ancestor_hints(
-    element: lxml.html.HtmlElement,
-    cache: dict[lxml.html.HtmlElement, int],
-    markers: dict[str, int],
-) -> tuple[float, ...]:
-    """(negative class/id hint, positive hint, boilerplate tag, in list, in table) of ancestors."""
-    return _HINT_TUPLES[_ancestor_flags(element, cache, markers)]
+def _character_features(
+    texts: list[str], words: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per text: ends a sentence, punctuation per word, capitals share of its start.
+
+    All texts are scanned at once as one array of code points instead of a dozen string scans
+    per block; texts without words get zeros.
+    """
+    count = len(texts)
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=count)
+    offsets = np.zeros(count + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    codes = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    starts = offsets[:-1]
+    has_words = words > 0
+    # A worded text is never empty, so its last character is at its end offset minus one.
+    last = codes[np.maximum(offsets[1:] - 1, 0)] if len(codes) else np.zeros(count, "<u4")
+    ends_sentence = (np.isin(last, _SENTENCE_END_CODES) & has_words).astype(np.float64)
+    punctuation_before = np.zeros(len(codes) + 1, dtype=np.int64)
+    np.cumsum(np.isin(codes, _PUNCTUATION_CODES), out=punctuation_before[1:])
+    punctuation_counts = punctuation_before[offsets[1:]] - punctuation_before[starts]
+    punctuation = np.where(has_words, punctuation_counts / np.maximum(words, 1.0), 0.0)
+    # Capitals matter in short labels and headings; the start of a long block is enough.
+    upper_before = np.zeros(len(codes) + 1, dtype=np.int64)
+    np.cumsum((codes >= 65) & (codes <= 90), out=upper_before[1:])
+    head_lengths = np.minimum(lengths, _UPPER_SAMPLE)
+    upper_counts = upper_before[starts + head_lengths] - upper_before[starts]
+    for index, text in enumerate(texts):
+        # Outside ASCII, capitals are whatever str.isupper says (rare: counted in Python).
+        if not text.isascii() and has_words[index]:
+            head = text[:_UPPER_SAMPLE]
+            if not head.isascii():
+                upper_counts[index] = _count_upper(head)
+    upper = np.where(has_words, upper_counts / np.maximum(head_lengths, 1), 0.0)
+    return ends_sentence, punctuation, upper
 
 
-def _ancestor_flags(
-    element: lxml.html.HtmlElement, cache: dict[lxml.html.HtmlElement, int], markers: dict[str, int]
-) -> int:
-    """The hints of an element and its ancestors as bit flags, memoised per element."""
-    chain = []
-    node: lxml.html.HtmlElement | None = element
-    inherited = 0
-    while node is not None:
-        cached = cache.get(node)
-        if cached is not None:
-            inherited = cached
-            break
-        chain.append(node)
-        node = node.getparent()
-    for node in reversed(chain):
-        flags = inherited
-        marker = f"{node.get('class', '')} {node.get('id', '')}"
-        if len(marker) > 1:
-            marker_flags = markers.get(marker)
-            if marker_flags is None:
-                marker_flags = markers[marker] = _marker_flags(marker)
-            flags |= marker_flags
-        flags |= _TAG_FLAGS.get(node.tag, 0)
-        cache[node] = inherited = flags
-    return inherited
-
-
-def _marker_flags(marker: str) -> int:
-    """Negative (1) and positive (2) content hints of a class/id string; markers repeat a lot."""
-    marker = marker.lower()
-    return (1 if _NEGATIVE_HINT.search(marker) else 0) | (2 if _POSITIVE_HINT.search(marker) else 0)
+def ancestor_flags(document: Document, nodes: list[int]) -> list[int]:
+    """`block_hints` flags of each walked element and all its ancestors, memoised by index."""
+    elements = document.node_elements
+    parents = document.node_parents
+    known = [-1] * len(parents)
+    markers: dict[str, int] = {}
+    found: list[int] = []
+    for node in nodes:
+        chain = []
+        while node >= 0 and known[node] < 0:
+            chain.append(node)
+            node = parents[node]
+        inherited = known[node] if node >= 0 else 0
+        for step in reversed(chain):
+            element = elements[step]
+            flags = inherited | TAG_FLAGS.get(element.tag, 0)
+            class_name = element.get("class")
+            element_id = element.get("id")
+            if class_name or element_id:
+                marker = f"{class_name or ''} {element_id or ''}"
+                marker_bits = markers.get(marker)
+                if marker_bits is None:
+                    marker_bits = markers[marker] = marker_flags(marker)
+                flags |= marker_bits
+            known[step] = inherited = flags
+        found.append(inherited)
+    return found
 
 
 def _count_upper(text: str) -> int:

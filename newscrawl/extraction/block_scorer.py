@@ -38,16 +38,21 @@ class BlockModel:
         if not count:
             return np.zeros(0)
         trees, internal = self.features.shape
-        # Every split of every tree is compared once, then each level just picks its bit.
-        goes_right = (rows[:, self.features.ravel()] > self.thresholds.ravel()).reshape(
-            count, trees, internal
-        )
-        row_index = np.arange(count)[:, None]
-        tree_index = np.arange(trees)[None, :]
+        # Each level compares only the node every (row, tree) pair stands on: depth gathers of
+        # rows x trees values, rather than comparing every split of every tree up front.
+        flat_features = self.features.ravel()
+        flat_thresholds = self.thresholds.ravel()
+        tree_offsets = np.arange(trees, dtype=np.intp) * internal
         node = np.zeros((count, trees), dtype=np.intp)
+        row_offsets = (np.arange(count, dtype=np.intp) * rows.shape[1])[:, None]
+        flat_rows = rows.ravel()
         for _ in range(self.depth):
-            node = 2 * node + 1 + goes_right[row_index, tree_index, node]
-        leaf_sum = self.leaves[tree_index, node - internal].sum(axis=1)
+            slot = tree_offsets + node
+            values = flat_rows[row_offsets + flat_features[slot]]
+            node = 2 * node + 1 + (values > flat_thresholds[slot])
+        # Leaf k of tree t sits at t * (internal + 1) + k, and node `internal + k` is leaf k.
+        leaf_offsets = np.arange(trees, dtype=np.intp) * (internal + 1) - internal
+        leaf_sum = self.leaves.ravel()[leaf_offsets + node].sum(axis=1)
         return 1.0 / (1.0 + np.exp(-(self.base_score + self.learning_rate * leaf_sum)))
 
     @classmethod

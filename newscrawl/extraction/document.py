@@ -145,6 +145,7 @@ class Segment:
     block: lxml.html.HtmlElement  # nearest block-level element holding the text
     first_piece: int
     last_piece: int  # exclusive
+    node: int = -1  # walk index of `block` (see `Document.node_elements`)
     text: str = ""
     tokens: list[str] | None = None  # lower-cased words, computed on first use
 
@@ -159,6 +160,12 @@ class Document:
     segments: list[Segment]
     # Index range of pieces inside each element's subtree, for fast subtree text sums.
     piece_range: dict[lxml.html.HtmlElement, tuple[int, int]]
+    # Per walked element, in walk order: the element, its parent's walk index (-1 for the root)
+    # and the piece range of its subtree. Lists indexed by position: no dicts keyed by element.
+    node_elements: list[lxml.html.HtmlElement] = field(default_factory=list)
+    node_parents: list[int] = field(default_factory=list)
+    node_starts: list[int] = field(default_factory=list)
+    node_ends: list[int] = field(default_factory=list)
     # Annotations written by the stages; empty until the stage ran.
     static_support: dict[lxml.html.HtmlElement, float] = field(default_factory=dict)
     static_applied: bool = False
@@ -252,35 +259,41 @@ def _hoist_children(element: lxml.html.HtmlElement) -> None:
 
 def parse_document(html: str | bytes, *, url: str | None = None) -> Document:
     """Parse a page and index its visible text into pieces and blocks."""
-    tree = parse_tree(html)
-    pieces: list[TextPiece] = []
-    segments: list[Segment] = []
-    piece_range: dict[lxml.html.HtmlElement, tuple[int, int]] = {}
-    _index_text(tree, pieces, segments, piece_range)
-    return Document(tree=tree, url=url, pieces=pieces, segments=segments, piece_range=piece_range)
+    document = Document(tree=parse_tree(html), url=url, pieces=[], segments=[], piece_range={})
+    _index_text(document)
+    return document
 
 
-def _index_text(
-    root: lxml.html.HtmlElement,
-    pieces: list[TextPiece],
-    segments: list[Segment],
-    piece_range: dict[lxml.html.HtmlElement, tuple[int, int]],
-) -> None:
+def _index_text(document: Document) -> None:
     """Walk the tree once, recording text pieces, block segments and subtree ranges."""
     # One hot loop: helpers and globals are bound locally because it runs over every node.
     skipped_tags = SKIPPED_TAGS
     block_tags = BLOCK_TAGS
+    pieces = document.pieces
+    segments = document.segments
+    piece_range = document.piece_range
     add_piece = pieces.append
-    block_stack: list[lxml.html.HtmlElement] = []
+    node_elements = document.node_elements
+    node_parents = document.node_parents
+    node_starts = document.node_starts
+    node_ends = document.node_ends
+    # Open blocks as (element, walk index).
+    block_stack: list[tuple[lxml.html.HtmlElement, int]] = []
+    # Walk indices of the open elements.
+    node_stack: list[int] = []
     # Open `<a href>` elements; a link's end event compares against the top.
     link_stack: list[lxml.html.HtmlElement] = []
     current: Segment | None = None
-    starts: list[int] = []
-    walker = lxml.etree.iterwalk(root, events=("start", "end"))
+    walker = lxml.etree.iterwalk(document.tree, events=("start", "end"))
     for event, element in walker:
         tag = element.tag
         if event == "start":
-            starts.append(len(pieces))
+            node = len(node_starts)
+            node_elements.append(element)
+            node_parents.append(node_stack[-1] if node_stack else -1)
+            node_starts.append(len(pieces))
+            node_ends.append(0)
+            node_stack.append(node)
             if tag in skipped_tags:
                 # Nothing inside is visible (head, scripts, svg...): do not even walk it.
                 walker.skip_subtree()
@@ -292,11 +305,12 @@ def _index_text(
                     current.last_piece = len(pieces)
                     segments.append(current)
                     current = None
-                block_stack.append(element)
+                block_stack.append((element, node))
             text = element.text
             if text and not text.isspace():
                 if current is None:
-                    current = Segment(len(segments), block_stack[-1], len(pieces), 0)
+                    block, block_node = block_stack[-1]
+                    current = Segment(len(segments), block, len(pieces), 0, block_node)
                 add_piece(TextPiece(text, element, bool(link_stack), current.index))
             continue
         if tag in block_tags:
@@ -307,23 +321,25 @@ def _index_text(
             block_stack.pop()
         elif link_stack and link_stack[-1] is element:
             link_stack.pop()
-        start = starts.pop()
-        if start != len(pieces):
+        node = node_stack.pop()
+        start = node_starts[node]
+        end = node_ends[node] = len(pieces)
+        if start != end:
             # Only text-bearing subtrees are recorded; the stages ignore the others.
-            piece_range[element] = (start, len(pieces))
+            piece_range[element] = (start, end)
         text = element.tail
-        if text and not text.isspace():
-            parent = element.getparent()
-            if parent is not None:
-                if current is None:
-                    current = Segment(len(segments), block_stack[-1], len(pieces), 0)
-                add_piece(TextPiece(text, parent, bool(link_stack), current.index))
+        if text and not text.isspace() and node_stack:
+            if current is None:
+                block, block_node = block_stack[-1]
+                current = Segment(len(segments), block, len(pieces), 0, block_node)
+            add_piece(TextPiece(text, element.getparent(), bool(link_stack), current.index))
     if current is not None:
         current.last_piece = len(pieces)
         segments.append(current)
     for segment in segments:
         # str.split() and the `\s+` pattern agree on what whitespace is; split is faster.
         segment.text = " ".join(
-            " ".join([pieces[i].text for i in range(segment.first_piece, segment.last_piece)])
-            .split()
+            " ".join(
+                [pieces[i].text for i in range(segment.first_piece, segment.last_piece)]
+            ).split()
         )

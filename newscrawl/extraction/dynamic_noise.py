@@ -13,11 +13,11 @@ _NEVER_CANDIDATES = frozenset({"html", "body", "head"})
 def remove_dynamic_noise(document: Document, config: ExtractionConfig) -> None:
     """Mark link-heavy LCA blocks as noise and drop their text."""
     document.dynamic_applied = True
-    candidates = find_candidates(document)
+    found = _find_candidates_with_depth(document)
     if config.dynamic_bottom_up:
         # Deepest first, so a wrapper is judged only on what its noise blocks leave behind.
-        depth = {element: sum(1 for _ in element.iterancestors()) for element in candidates}
-        candidates.sort(key=lambda element: -depth[element])
+        found.sort(key=lambda pair: -pair[1])
+    candidates = [element for element, _ in found]
     removed = document.removed_pieces
     for element in candidates:
         if element.tag == "p":
@@ -50,21 +50,29 @@ def remove_dynamic_noise(document: Document, config: ExtractionConfig) -> None:
 
 def find_candidates(document: Document) -> list[lxml.html.HtmlElement]:
     """Candidates: for each `<a href>`, the deeper of its LCAs with the previous and next anchor."""
+    return [element for element, _ in _find_candidates_with_depth(document)]
+
+
+def _find_candidates_with_depth(
+    document: Document,
+) -> list[tuple[lxml.html.HtmlElement, int]]:
+    """`find_candidates`, each with its depth (its number of ancestors), in document order."""
     anchors = [a for a in document.body.iter("a") if a.get("href") is not None]
     paths = [_ancestor_path(a) for a in anchors]
     # Each adjacent pair's shared depth serves both of its anchors: compute it once.
     shared = [_common_prefix(paths[i], paths[i + 1]) for i in range(len(paths) - 1)]
-    candidates: dict[lxml.html.HtmlElement, None] = {}
+    candidates: dict[lxml.html.HtmlElement, int] = {}
+    piece_range = document.piece_range
+    last = len(shared) - 1
     for i, path in enumerate(paths):
-        best: lxml.html.HtmlElement | None = None
-        best_depth = -1
-        for common in (shared[i - 1] if i else -1, shared[i] if i < len(shared) else -1):
-            if common > best_depth:
-                best_depth = common
-                best = path[common - 1] if common else None
-        if best is not None and best.tag not in _NEVER_CANDIDATES and best in document.piece_range:
-            candidates[best] = None
-    return list(candidates)
+        before = shared[i - 1] if i else -1
+        after = shared[i] if i <= last else -1
+        common = before if before >= after else after
+        if common > 0:
+            best = path[common - 1]
+            if best.tag not in _NEVER_CANDIDATES and best in piece_range:
+                candidates[best] = common - 1
+    return list(candidates.items())
 
 
 def _ancestor_path(element: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
@@ -77,9 +85,10 @@ def _ancestor_path(element: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement
 
 def _common_prefix(a: list[lxml.html.HtmlElement], b: list[lxml.html.HtmlElement]) -> int:
     """Length of the shared root path of two nodes (the depth of their LCA plus one)."""
-    length = 0
-    for x, y in zip(a, b, strict=False):
-        if x is not y:
-            break
-        length += 1
-    return length
+    # Neighbouring anchors mostly share all but their last few levels: look for the LCA from
+    # the deeper end, testing membership in C instead of comparing level by level from the root.
+    on_a = set(a)
+    for depth in range(min(len(a), len(b)) - 1, -1, -1):
+        if b[depth] in on_a:
+            return depth + 1
+    return 0

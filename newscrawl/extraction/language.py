@@ -112,7 +112,7 @@ def read_declared_language(tree: HtmlElement) -> str | None:
 
 def _dominant_script_language(sample: str) -> str | None:
     scripts: Counter[str] = Counter()
-    letters = sum(1 for char in sample if char.isalpha())
+    letters = sum(map(str.isalpha, sample))  # map runs the test in C, a generator would not
     # Latin and its extensions are left to the stop-word profiles; look only past them.
     for char in _BEYOND_LATIN.findall(sample):
         if not char.isalpha():

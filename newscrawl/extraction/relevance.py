@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from itertools import accumulate
 
 import lxml.html
 
@@ -119,9 +120,19 @@ def select_relevant_paragraphs(
     keys: list[int] = []
     link_only: list[bool] = []
     pieces = document.pieces
+    # Removed pieces before each piece index: a block's removed count is one subtraction.
+    removed_before = [0, *accumulate(map(removed.__contains__, range(len(pieces))))]
     for segment in document.segments:
-        span = range(segment.first_piece, segment.last_piece)
-        if removed and any(index in removed for index in span):
+        first, last = segment.first_piece, segment.last_piece
+        gone = removed_before[last] - removed_before[first]
+        if gone == last - first:
+            # Every piece was removed: no words, nothing plain.
+            words.append(0)
+            keys.append(0)
+            link_only.append(True)
+            continue
+        span = range(first, last)
+        if gone:
             text = " ".join(pieces[index].text for index in span if index not in removed)
             has_plain = any(
                 not pieces[i].in_link and not pieces[i].text.isspace()

@@ -68,18 +68,25 @@ def _iter_keyed_nodes(
     for index, piece in enumerate(document.pieces):
         own_pieces.setdefault(piece.element, []).append(index)
     # Tag and attribute sets repeat a lot within a page; render each distinct one once. The
-    # digit runs are normalised per part: the \x1f separators keep runs from spanning parts.
+    # \x1f separators keep digit runs from spanning parts, so one substitution over the whole
+    # key normalises each part as if it were done separately.
     prefixes: dict[tuple[str, tuple[tuple[str, str], ...]], str] = {}
     pieces = document.pieces
     normalise = config.normalise_attributes
+    digits = _DIGITS.sub
     for element, indices in own_pieces.items():
-        signature = (element.tag, tuple(element.attrib.items()))
+        signature = (element.tag, tuple(element.items()))
         prefix = prefixes.get(signature)
         if prefix is None:
-            prefix = f"{signature[0]}\x1f{render_attributes(signature[1], config)}\x1f"
-            prefix = prefixes[signature] = _DIGITS.sub("0", prefix) if normalise else prefix
-        text = " ".join(" ".join([pieces[i].text for i in indices]).split())
-        yield element, hash_key(prefix + (_DIGITS.sub("0", text) if normalise else text)), indices
+            prefix = prefixes[signature] = (
+                f"{signature[0]}\x1f{render_attributes(signature[1], config)}\x1f"
+            )
+        if len(indices) == 1:
+            text = " ".join(pieces[indices[0]].text.split())
+        else:
+            text = " ".join(" ".join([pieces[i].text for i in indices]).split())
+        key = digits("0", prefix + text) if normalise else prefix + text
+        yield element, hash_key(key), indices
 
 
 def build_node_key(element: lxml.html.HtmlElement, own_text: str, config: ExtractionConfig) -> str:

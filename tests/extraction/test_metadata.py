@@ -7,9 +7,13 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import lxml.html
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from newscrawl.extraction.metadata import (
     PageMetadata,
+    _strip_site_name,
+    _strip_site_name_pattern,
     clean_author_names,
     extract_metadata,
     parse_date,
@@ -40,8 +44,11 @@ def test_jsonld_article_gives_every_field() -> None:
                     "headline": "Mayor opens the new bridge",
                     "datePublished": "2024-03-05T09:30:00+01:00",
                     "author": [{"@type": "Person", "name": "Ana Silva"}, {"name": "Bo Chen"}],
-                    "image": {"@type": "ImageObject", "url": "/img/bridge.jpg",
-                              "caption": "The bridge at dawn"},
+                    "image": {
+                        "@type": "ImageObject",
+                        "url": "/img/bridge.jpg",
+                        "caption": "The bridge at dawn",
+                    },
                     "publisher": {"@type": "Organization", "name": "Example News"},
                 },
             ],
@@ -99,10 +106,7 @@ def test_headline_falls_back_to_h1_then_longest_title_segment() -> None:
 
 
 def test_section_names_and_logos_do_not_make_the_headline() -> None:
-    head = (
-        "<title>FOXNews.com - Jolie Film About Pearl Praised - Celebrity | Entertainment"
-        "</title>"
-    )
+    head = "<title>FOXNews.com - Jolie Film About Pearl Praised - Celebrity | Entertainment</title>"
     body = "<h1><a href='/e'>Entertainment</a></h1><h1>Jolie Film About Pearl Praised</h1>"
     assert read(page_with(head, body)).title == "Jolie Film About Pearl Praised"
     head = "<title>Studios Unsure About Ads -- Vulture -- New York Magazine</title>"
@@ -129,8 +133,7 @@ def test_split_title(title: str, expected: str) -> None:
 
 def test_time_element_gives_the_date() -> None:
     body = (
-        '<p>By <span class="byline">Sam Ortiz</span></p>'
-        '<time datetime="2019-07-04">July 4</time>'
+        '<p>By <span class="byline">Sam Ortiz</span></p><time datetime="2019-07-04">July 4</time>'
     )
     meta = read(page_with("", body))
     assert meta.published == datetime(2019, 7, 4, tzinfo=UTC)
@@ -248,3 +251,35 @@ def test_marked_publish_date_beats_an_earlier_time_element() -> None:
         '<span itemprop="datePublished" content="2023-06-07">June 7</span>'
     )
     assert read(page_with(body=body)).published == datetime(2023, 6, 7, tzinfo=UTC)
+
+
+_TITLE_CHARS = st.sampled_from(list("ab AB-|:\u2013\u00bb\t\u00a0xSk\u017f\u212aé"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    name=st.text(alphabet=st.sampled_from(list("abAB xSk-|K:")), min_size=1, max_size=4),
+    parts=st.lists(st.one_of(st.text(alphabet=_TITLE_CHARS, max_size=4), st.just("")), max_size=4),
+    name_at=st.lists(st.booleans(), max_size=4),
+)
+def test_site_name_is_stripped_like_the_pattern(
+    name: str, parts: list[str], name_at: list[bool]
+) -> None:
+    name = name.strip() or "a"
+    # Put the name (in a random case mix) between some parts, where it can match.
+    title = "".join(
+        (name.swapcase() if flag else name) + part if flag is not None else part
+        for part, flag in zip(parts, name_at + [None] * len(parts), strict=False)
+    )
+    assert _strip_site_name(title, name) == _strip_site_name_pattern(title, name)
+
+
+def test_site_name_is_stripped_from_either_end_only() -> None:
+    assert _strip_site_name("Example News | Mayor opens bridge", "Example News") == (
+        "Mayor opens bridge"
+    )
+    assert _strip_site_name("Mayor opens bridge \u2013 EXAMPLE NEWS ", "Example News") == (
+        "Mayor opens bridge"
+    )
+    assert _strip_site_name("Example News reports", "Example News") == "Example News reports"
+    assert _strip_site_name(" | Example News", "Example News") == " | Example News"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from newscrawl.extraction import extract, parse_document
-from newscrawl.extraction.block_features import _count_upper, _marker_flags
+from newscrawl.extraction.block_features import _count_upper
+from newscrawl.extraction.block_hints import marker_flags
 
 SENTENCE = "Real sentence about the news of the day with many words. "
 PARAGRAPH = "<p>" + SENTENCE * 8 + "</p>"
@@ -25,8 +26,14 @@ def build_page(between: str) -> str:
 
 @pytest.mark.parametrize(
     "unclosed",
-    ["<embed src=x.mp4>", "<video src=x.mp4>", "<audio src=x.mp3>", "<object data=x.swf>",
-     "<param name=x value=y>", "<source src=x.webm>"],
+    [
+        "<embed src=x.mp4>",
+        "<video src=x.mp4>",
+        "<audio src=x.mp3>",
+        "<object data=x.swf>",
+        "<param name=x value=y>",
+        "<source src=x.webm>",
+    ],
 )
 def test_unclosed_media_tag_keeps_the_text_after_it(unclosed: str) -> None:
     text = extract(build_page(unclosed)).text
@@ -51,8 +58,10 @@ def test_closed_video_fallback_text_stays_hidden() -> None:
 def test_released_content_keeps_document_order() -> None:
     document = parse_document(build_page("<embed src=x.mp4>"))
     texts = [segment.text for segment in document.segments]
-    firsts = [next(i for i, t in enumerate(texts) if t.startswith(word))
-              for word in ("Real", "Second", "Third")]
+    firsts = [
+        next(i for i, t in enumerate(texts) if t.startswith(word))
+        for word in ("Real", "Second", "Third")
+    ]
     assert firsts == sorted(firsts)
 
 
@@ -61,7 +70,7 @@ def test_released_content_keeps_document_order() -> None:
     [("SideBar", 1), ("ARTICLE-body", 2), ("newsletter", 3), ("Ads", 1), ("plain", 0)],
 )
 def test_marker_hints_ignore_case(marker: str, flags: int) -> None:
-    assert _marker_flags(marker) == flags
+    assert marker_flags(marker) == flags
 
 
 @pytest.mark.parametrize("text", ["Hello World", "", "lower only", "ÉCOLE Été", "ABC123 xyz"])
