@@ -224,8 +224,46 @@ def parse_tree(html: str | bytes) -> lxml.html.HtmlElement:
         root = wrapper
     # Comments split text runs; stripping them keeps their tails as plain text.
     lxml.etree.strip_tags(root, lxml.etree.Comment, lxml.etree.ProcessingInstruction)
+    _adopt_stray_roots(root)
     _release_swallowed_content(root)
     return root
+
+
+def _adopt_stray_roots(root: lxml.html.HtmlElement) -> None:
+    """Move content that libxml2 put beside the root into its body.
+
+    A `</html>` mid-page (an embedded ad document, a pasted template) makes libxml2 start new
+    top-level `<html>` elements for the rest of the page, which a walk from the root never sees.
+    """
+    strays = [sibling for sibling in root.itersiblings() if isinstance(sibling.tag, str)]
+    if not strays:
+        return
+    body = root.find("body")
+    if body is None:
+        body = lxml.etree.SubElement(root, "body")
+    for stray in strays:
+        if stray.tag != "html":
+            body.append(stray)
+            continue
+        _append_text(body, stray.text)
+        for part in list(stray):
+            if part.tag in ("body", "head"):
+                _append_text(body, part.text)
+                body.extend(list(part))
+                _append_text(body, part.tail)
+            else:
+                body.append(part)
+
+
+def _append_text(parent: lxml.html.HtmlElement, text: str | None) -> None:
+    """Add text after the last child of `parent` (or as its text when it has none)."""
+    if not text:
+        return
+    if len(parent):
+        last = parent[-1]
+        last.tail = (last.tail or "") + text
+    else:
+        parent.text = (parent.text or "") + text
 
 
 def _release_swallowed_content(root: lxml.html.HtmlElement) -> None:

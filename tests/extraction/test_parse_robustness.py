@@ -65,6 +65,23 @@ def test_released_content_keeps_document_order() -> None:
     assert firsts == sorted(firsts)
 
 
+def test_content_after_a_stray_closing_html_tag_is_walked_in_order() -> None:
+    # An embedded ad document closes </html> mid-page; libxml2 starts new top-level roots.
+    page = (
+        "<html><head><title>T</title></head><body><div>Ad slot</div></body></html>"
+        "Loose lead words<p>First paragraph of the story.</p></html>"
+        "<html><body>More loose words<p>Second paragraph of the story.</p></body></html>"
+    )
+    texts = [segment.text for segment in parse_document(page).segments]
+    assert texts == [
+        "Ad slot",
+        "Loose lead words",
+        "First paragraph of the story.",
+        "More loose words",
+        "Second paragraph of the story.",
+    ]
+
+
 @pytest.mark.parametrize(
     ("marker", "flags"),
     [("SideBar", 1), ("ARTICLE-body", 2), ("newsletter", 3), ("Ads", 1), ("plain", 0)],
