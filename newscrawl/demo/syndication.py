@@ -14,9 +14,11 @@ NEWS_SITEMAP_SIZE = 10
 FEED_SIZE = 50
 
 
-def render_rss(site: DemoSite, base_url: str, category: str | None = None) -> str:
-    """Return an RSS 2.0 feed of a category (or the whole site)."""
-    articles = (site.articles_in(category) if category else site.articles)[:FEED_SIZE]
+def render_rss(
+    site: DemoSite, base_url: str, category: str | None = None, limit: int | None = FEED_SIZE
+) -> str:
+    """Return an RSS 2.0 feed of a category (or the whole site): the newest `limit` entries."""
+    articles = (site.articles_in(category) if category else site.articles)[:limit]
     # One site links relatively, as some real feeds do; readers must resolve against the feed.
     prefix = "" if site.layout == "courier" else base_url
     items = [

@@ -1,0 +1,57 @@
+"""A stats collector that writes a crawl's stats to a JSON file, for benchmarks that run crawls.
+
+Enabled by STATS_CLASS (not by EXTENSIONS, so a bare crawl with `-s EXTENSIONS={}` has it too):
+
+    -s STATS_CLASS=bench.crawl_stats.BenchStatsCollector -s NEWSCRAWL_BENCH_STATS_FILE=out.json
+
+Adds `bench/active_seconds` (first response to the last item leaving the pipelines, which
+leaves out start-up and shut-down) and `bench/vmhwm_bytes` (this process's peak RSS).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from scrapy import signals
+from scrapy.crawler import Crawler
+from scrapy.statscollectors import MemoryStatsCollector, StatsT
+
+from newscrawl.extensions.peak_memory import read_peak_rss
+
+STATS_FILE_SETTING = "NEWSCRAWL_BENCH_STATS_FILE"
+
+
+class BenchStatsCollector(MemoryStatsCollector):
+    """Scrapy's in-memory stats, timed and written to NEWSCRAWL_BENCH_STATS_FILE on close."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        super().__init__(crawler)
+        path = crawler.settings.get(STATS_FILE_SETTING)
+        self.path = Path(path) if path else None
+        self.first_response: float | None = None
+        self.last_item: float | None = None
+        crawler.signals.connect(self.response_received, signal=signals.response_received)
+        for signal in (signals.item_scraped, signals.item_dropped, signals.item_error):
+            crawler.signals.connect(self.item_left, signal=signal)
+
+    def response_received(self, **_: Any) -> None:
+        """Note when the first response arrived."""
+        if self.first_response is None:
+            self.first_response = time.monotonic()
+
+    def item_left(self, **_: Any) -> None:
+        """Note when the latest item left the pipelines."""
+        self.last_item = time.monotonic()
+
+    def _persist_stats(self, stats: StatsT) -> None:
+        super()._persist_stats(stats)
+        if self.first_response is not None and self.last_item is not None:
+            stats["bench/active_seconds"] = max(0.0, self.last_item - self.first_response)
+        peak = read_peak_rss()
+        if peak is not None:
+            stats["bench/vmhwm_bytes"] = peak
+        if self.path is not None:
+            self.path.write_text(json.dumps(stats, default=str, indent=1), encoding="utf-8")
