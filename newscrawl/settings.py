@@ -10,6 +10,9 @@ ROBOTSTXT_OBEY = True
 USER_AGENT = "newscrawl/0.1 (+https://github.com/newscrawl/newscrawl)"
 CONCURRENT_REQUESTS = 16
 CONCURRENT_REQUESTS_PER_DOMAIN = 8
+# Scrapy starts this many asyncio tasks for every response's output; an article response
+# yields one item, so the default 100 only costs reactor time (bench/crawl_speed.py).
+CONCURRENT_ITEMS = 16
 DOWNLOAD_TIMEOUT = 30
 REQUEST_FINGERPRINTER_IMPLEMENTATION = "2.7"
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
