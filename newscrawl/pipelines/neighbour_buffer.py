@@ -51,7 +51,13 @@ from newscrawl.storage.batch_writer import BatchWriter
 from newscrawl.storage.migrations import open_database
 from newscrawl.storage.page_claims import PageClaims, open_page_claims
 from newscrawl.storage.page_repository import PageRepository, write_admission
-from newscrawl.storage.records import Admission, LearnedTemplate, StoredPage, TemplateRecord
+from newscrawl.storage.records import (
+    Admission,
+    LearnedTemplate,
+    StoredPage,
+    TemplateKey,
+    TemplateRecord,
+)
 from newscrawl.storage.retry import is_transient_error, run_in_thread_with_retry
 
 logger = logging.getLogger(__name__)
@@ -100,7 +106,7 @@ class NeighbourBufferPipeline:
         self.claims: PageClaims | None = None
         self._claimed: set[int] = set()
         self._releases: set[asyncio.Task[None]] = set()
-        self._templates: dict[tuple[str, datetime], SiteTemplate] = {}
+        self._templates: dict[TemplateKey, SiteTemplate] = {}
         # Pages somewhere in the chain right now, and groups being flushed.
         self._in_flight: set[int] = set()
         self._flushing: set[str] = set()
@@ -195,6 +201,8 @@ class NeighbourBufferPipeline:
                     write_admission,
                     page=record,
                     count_limit=max(self.template_max_pages, self.neighbours),
+                    # Read in the writer's thread: a key seen there skips loading the blob.
+                    known_templates=self._templates.keys(),
                 ),
                 key=f"{record.site}\n{record.url}",
             )
@@ -220,6 +228,11 @@ class NeighbourBufferPipeline:
         # Still "pending" in the database until stored: concurrent flushes must not take it.
         self._in_flight.add(admission.page_id)
         stored = admission.template
+        if stored is not None and stored.template is None and stored.key not in self._templates:
+            # The decoded copy was evicted after the admission skipped the blob: load it.
+            stored = await run_in_thread_with_retry(
+                self._require_pages().get_template, record.group_key
+            )
         template = self._decode_template(stored) if stored is not None else None
         if stored is not None and (template is None or self._is_stale(stored, admission)):
             self._count("templates_stale")
@@ -403,10 +416,12 @@ class NeighbourBufferPipeline:
         return stored.page_count < self.neighbours <= stored.page_count + since
 
     def _decode_template(self, stored: TemplateRecord) -> SiteTemplate | None:
-        key = (stored.group_key, stored.learned_at)
-        template = self._templates.get(key)
+        template = self._templates.get(stored.key)
         if template is not None:
             return template
+        if stored.template is None:
+            # Only an admission leaves the blob out, and process_item reloads it on a miss.
+            return None
         try:
             template = SiteTemplate.from_bytes(stored.template)
         except TemplateFormatError as exc:
@@ -415,7 +430,7 @@ class NeighbourBufferPipeline:
             return None
         if len(self._templates) >= TEMPLATE_CACHE_SIZE:
             self._templates.clear()
-        self._templates[key] = template
+        self._templates[stored.key] = template
         return template
 
     async def _claim_pages(self, page_ids: list[int]) -> set[int]:

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import fields
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, select, text, update
+from sqlalchemy import Engine, bindparam, func, select, text, update
 from sqlalchemy.orm import Session
 
-from newscrawl.storage.models import Article, Page
-from newscrawl.storage.page_repository import upsert_page
+from newscrawl.storage.models import Article
+from newscrawl.storage.page_repository import PAGES, upsert_page
 from newscrawl.storage.records import ArticleRecord, PageRecord
 from newscrawl.storage.upsert import prepare_upsert
 
@@ -20,6 +20,12 @@ ARTICLE_UPSERT = prepare_upsert(
     Article.__table__,  # type: ignore[arg-type]
     conflict_columns=["url"],
     returning=["id"],
+)
+# Built once: building an UPDATE per article cost SQLAlchemy more than running it.
+CLOSE_PAGE = (
+    update(PAGES)
+    .where(PAGES.c.id == bindparam("page_id"))
+    .values(status="extracted", error=None, updated_at=bindparam("now"))
 )
 
 
@@ -35,7 +41,8 @@ def write_article(
 
     A page that never went through the buffer (`page_id` None) is stored first, from `page`.
     """
-    values: dict[str, Any] = asdict(article)
+    # Shallow: asdict() deep-copies every list and string list of the record, per article.
+    values: dict[str, Any] = {field.name: getattr(article, field.name) for field in fields(article)}
     values["feed"] = article.feed
     values["content_hash"] = compute_content_hash(article.text)
     values["word_count"] = len(article.text.split())
@@ -45,13 +52,8 @@ def write_article(
     values["page_id"] = page_id
     article_id = ARTICLE_UPSERT.execute(session, values).scalar_one()
     if close_page:
-        session.execute(
-            update(Page)
-            .where(Page.id == page_id)
-            .values(status="extracted", error=None, updated_at=datetime.now(UTC))
-            # Nothing is loaded in this session: no ORM objects to keep in step.
-            .execution_options(synchronize_session=False)
-        )
+        # Core on the session's connection: nothing is loaded, no ORM objects to keep in step.
+        session.connection().execute(CLOSE_PAGE, {"page_id": page_id, "now": datetime.now(UTC)})
     return int(article_id)
 
 

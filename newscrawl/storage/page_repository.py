@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, select, text, update
+from sqlalchemy import Engine, Row, Select, Table, bindparam, func, select, text, update
 from sqlalchemy.orm import Session
 
 from newscrawl.storage.compression import BODY_COMPRESSION, compress_body, decompress_body
@@ -18,6 +18,7 @@ from newscrawl.storage.records import (
     PageRecord,
     PendingGroup,
     StoredPage,
+    TemplateKey,
     TemplateRecord,
 )
 from newscrawl.storage.upsert import build_upsert, prepare_upsert
@@ -48,6 +49,35 @@ PAGE_UPSERT = prepare_upsert(
     conflict_columns=["url"],
     returning=["id"],
 )
+
+PAGES: Table = Page.__table__  # type: ignore[assignment]
+TEMPLATES: Table = Template.__table__  # type: ignore[assignment]
+# Core statements built once: building them per page cost SQLAlchemy more than running them.
+TEMPLATE_STATE = select(
+    *(column for column in TEMPLATES.c if column.name not in ("id", "template"))
+).where(TEMPLATES.c.group_key == bindparam("group_key"))
+TEMPLATE_ROW = select(*(column for column in TEMPLATES.c if column.name != "id")).where(
+    TEMPLATES.c.group_key == bindparam("group_key")
+)
+FAIL_PAGE = (
+    update(PAGES)
+    .where(PAGES.c.id == bindparam("page_id"))
+    .values(status="failed", error=bindparam("reason"), updated_at=bindparam("now"))
+)
+
+
+def _build_group_count(*conditions: Any) -> Select[int]:
+    """Count at most :limit pages of group :group_key matching `conditions`."""
+    inner = (
+        select(PAGES.c.id)
+        .where(PAGES.c.group_key == bindparam("group_key"), *conditions)
+        .limit(bindparam("limit"))
+    )
+    return select(func.count()).select_from(inner.subquery())
+
+
+COUNT_PENDING = _build_group_count(PAGES.c.status == "pending")
+COUNT_SINCE = _build_group_count(PAGES.c.id > bindparam("after_id"))
 
 
 def upsert_page(
@@ -88,20 +118,39 @@ def upsert_page(
     return int(PAGE_UPSERT.execute(session, values).scalar_one())
 
 
-def write_admission(session: Session, page: PageRecord, *, count_limit: int) -> Admission:
+def write_admission(
+    session: Session,
+    page: PageRecord,
+    *,
+    count_limit: int,
+    known_templates: Container[TemplateKey] = (),
+) -> Admission:
     """Store a page as pending and read its group's template and pending count (at most
-    `count_limit`: only "at least N" matters, so a big group is not counted in full)."""
+    `count_limit`: only "at least N" matters, so a big group is not counted in full).
+
+    The template's blob is left out (None) when its key is in `known_templates`: the caller
+    already holds that version decoded, and the blob is the bulk of the row.
+    """
     page_id = upsert_page(session, page)
-    template = session.scalars(
-        select(Template).where(Template.group_key == page.group_key)
-    ).one_or_none()
-    if template is None:
-        pending = count_group_pages(session, page.group_key, status="pending", limit=count_limit)
-        return Admission(page_id, None, pending, 0)
-    since = count_group_pages(
-        session, page.group_key, after_id=template.last_page_id, limit=count_limit
-    )
-    return Admission(page_id, _to_template_record(template), 0, since)
+    connection = session.connection()
+    key = {"group_key": page.group_key}
+    state = connection.execute(TEMPLATE_STATE, key).one_or_none()
+    if state is None:
+        pending = connection.execute(COUNT_PENDING, {**key, "limit": count_limit}).scalar_one()
+        return Admission(page_id, None, int(pending), 0)
+    if (page.group_key, state.learned_at) in known_templates:
+        template = TemplateRecord(template=None, **state._mapping)
+    else:
+        # A version the caller does not hold (new, or re-learned by another worker): with its blob.
+        row = connection.execute(TEMPLATE_ROW, key).one_or_none()
+        if row is None:
+            pending = connection.execute(COUNT_PENDING, {**key, "limit": count_limit}).scalar_one()
+            return Admission(page_id, None, int(pending), 0)
+        template = TemplateRecord(**row._mapping)
+    since = connection.execute(
+        COUNT_SINCE, {**key, "after_id": template.last_page_id, "limit": count_limit}
+    ).scalar_one()
+    return Admission(page_id, template, 0, int(since))
 
 
 def write_failed_page(
@@ -112,11 +161,8 @@ def write_failed_page(
         if page is None:
             raise ValueError("a failed page needs its page_id or its record")
         return upsert_page(session, page, status="failed", error=reason)
-    session.execute(
-        update(Page)
-        .where(Page.id == page_id)
-        .values(status="failed", error=reason[:MAX_ERROR_CHARS], updated_at=_now())
-        .execution_options(synchronize_session=False)
+    session.connection().execute(
+        FAIL_PAGE, {"page_id": page_id, "reason": reason[:MAX_ERROR_CHARS], "now": _now()}
     )
     return page_id
 
@@ -154,7 +200,7 @@ def _to_template_record(row: Template) -> TemplateRecord:
     )
 
 
-def _to_stored_page(row: Page) -> StoredPage:
+def _to_stored_page(row: Row[Any]) -> StoredPage:
     record = PageRecord(
         url=row.url,
         site=row.site,
@@ -277,23 +323,23 @@ class PageRepository:
     ) -> list[StoredPage]:
         """Pending pages of a group, oldest first, after `after_id` (keyset paging)."""
         statement = (
-            select(Page)
-            .where(Page.group_key == group_key, Page.status == "pending")
-            .order_by(Page.id)
+            select(*PAGES.c)
+            .where(PAGES.c.group_key == group_key, PAGES.c.status == "pending")
+            .order_by(PAGES.c.id)
         )
         if after_id is not None:
-            statement = statement.where(Page.id > after_id)
+            statement = statement.where(PAGES.c.id > after_id)
         if limit is not None:
             statement = statement.limit(limit)
-        with Session(self.engine) as session:
-            return [_to_stored_page(row) for row in session.scalars(statement)]
+        # Core rows: a flush loads every buffered page, and ORM objects cost more than the read.
+        with self.engine.connect() as connection:
+            return [_to_stored_page(row) for row in connection.execute(statement)]
 
     def load_pages(self, page_ids: Sequence[int]) -> list[StoredPage]:
         """Pages by id, in id order."""
-        with Session(self.engine) as session:
-            statement = select(Page).where(Page.id.in_(list(page_ids))).order_by(Page.id)
-            rows = session.scalars(statement)
-            return [_to_stored_page(row) for row in rows]
+        statement = select(*PAGES.c).where(PAGES.c.id.in_(list(page_ids))).order_by(PAGES.c.id)
+        with self.engine.connect() as connection:
+            return [_to_stored_page(row) for row in connection.execute(statement)]
 
     def mark_page_failed(self, page_id: int, error: str) -> None:
         """Record that a page could not be extracted, and why."""

@@ -42,19 +42,27 @@ class StoredPage:
     status: str
 
 
+# A template version: its group and when it was learned (a re-learned one has a new time).
+TemplateKey = tuple[str, datetime]
+
+
 @dataclass(frozen=True)
 class TemplateRecord:
-    """A stored static-noise template of one group."""
+    """A stored static-noise template of one group (`template` None: blob not loaded)."""
 
     group_key: str
     site: str
     category: str
-    template: bytes
+    template: bytes | None
     format_version: int
     page_count: int
     last_page_id: int
     config_version: str
     learned_at: datetime
+
+    @property
+    def key(self) -> TemplateKey:
+        return (self.group_key, self.learned_at)
 
 
 @dataclass(frozen=True)

@@ -1,16 +1,18 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from scrapy.exceptions import DontCloseSpider
-from sqlalchemy import func, select
+from sqlalchemy import Engine, event, func, select
 from sqlalchemy.orm import Session
 
 from newscrawl.extraction import SiteTemplate
+from newscrawl.pipelines import neighbour_buffer
 from newscrawl.pipelines.errors import PageBuffered, PageExtractionFailed
 from newscrawl.pipelines.page_items import build_page_record
 from newscrawl.storage.engine import create_database_engine
@@ -96,6 +98,65 @@ def test_known_group_is_extracted_at_once(database_url: str) -> None:
     chain = run_chain(database_url, crawl_again)
     assert chain.dropped == []
     assert chain.stat("newscrawl/neighbour_buffer/pages_buffered") == 0
+
+
+def count_template_blob_reads(engine: Engine) -> list[str]:
+    """Every statement that reads the templates.template blob, as the engine runs it."""
+    reads: list[str] = []
+    blob = re.compile(r"\btemplates\.template\b")
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.lstrip().upper().startswith("SELECT") and blob.search(statement):
+            reads.append(statement)
+
+    return reads
+
+
+def test_pages_of_a_group_whose_template_did_not_change_skip_its_blob(database_url: str) -> None:
+    seen: dict[str, Any] = {}
+
+    async def scenario(chain: PipelineChain) -> None:
+        for number in range(10):
+            await chain.process(build_page_item(SITE, "world", number))
+        await chain.wait_for_flushes()
+        reads = count_template_blob_reads(chain.buffer.engine)
+        items = [await chain.process(build_page_item(SITE, "world", n)) for n in range(10, 13)]
+        seen["modes"] = [item.extraction_mode if item else None for item in items]
+        seen["reads"] = list(reads)
+
+    chain = run_chain(database_url, scenario)
+    assert seen["modes"] == ["neighbours"] * 3
+    # The decoded template is cached from learning it: no page loads the blob again.
+    assert seen["reads"] == []
+    assert chain.stat("newscrawl/neighbour_buffer/templates_learned") == 1
+
+
+def test_a_template_evicted_after_its_admission_is_loaded_again(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One decoded template at a time: admitting "sport" evicts "world" after its admission
+    # (one batch) saw it cached and skipped its blob.
+    monkeypatch.setattr(neighbour_buffer, "TEMPLATE_CACHE_SIZE", 1)
+    seen: dict[str, Any] = {}
+
+    async def scenario(chain: PipelineChain) -> None:
+        for category in ("sport", "world"):
+            for number in range(10):
+                await chain.process(build_page_item(SITE, category, number))
+            await chain.wait_for_flushes()
+        reads = count_template_blob_reads(chain.buffer.engine)
+        items = await asyncio.gather(
+            *(chain.process(build_page_item(SITE, c, 20)) for c in ("sport", "world"))
+        )
+        seen["modes"] = [item.extraction_mode if item else None for item in items]
+        seen["reads"] = len(reads)
+
+    chain = run_chain(database_url, scenario, NEWSCRAWL_WRITE_BATCH_DELAY=0.5)
+    assert seen["modes"] == ["neighbours", "neighbours"]
+    # sport's admission loads its blob; world's is loaded again once sport evicted it.
+    assert seen["reads"] == 2
+    assert chain.stat("newscrawl/neighbour_buffer/pages_buffered") == 18
 
 
 def test_idle_flush_extracts_groups_that_never_filled(database_url: str) -> None:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -10,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from newscrawl.storage.article_repository import ArticleRepository, compute_content_hash
 from newscrawl.storage.models import Article, Feed, Page, Site, Template
-from newscrawl.storage.page_repository import PAGE_UPSERT, PageRepository
+from newscrawl.storage.page_repository import PAGE_UPSERT, PageRepository, write_admission
 from newscrawl.storage.records import ArticleRecord, LearnedTemplate, PageRecord
 
 FETCHED = datetime(2026, 11, 20, 8, 30, tzinfo=UTC)
@@ -108,6 +109,28 @@ def test_learn_template_stores_one_template_per_group(engine: Engine) -> None:
     admission = repository.admit_page(make_page(9), count_limit=100)
     assert admission.template == relearned
     assert admission.pages_since_template == 1
+
+
+def test_admission_leaves_out_the_blob_of_a_template_the_caller_holds(engine: Engine) -> None:
+    repository = PageRepository(engine)
+    for number in range(3):
+        repository.admit_page(make_page(number), count_limit=100)
+    learned = repository.learn_template(
+        "news.test|world", fixed_template, max_pages=3, min_pages=2, replaces=None
+    )
+    assert learned is not None
+    with Session(engine) as session, session.begin():
+        known = write_admission(
+            session, make_page(7), count_limit=100, known_templates={learned.key}
+        )
+        other = write_admission(
+            session, make_page(8), count_limit=100, known_templates={(learned.group_key, FETCHED)}
+        )
+    assert known.template == replace(learned, template=None)
+    assert known.pages_since_template == 1
+    # Another version (e.g. re-learned by another worker) comes with its blob.
+    assert other.template == learned
+    assert other.pages_since_template == 2
 
 
 def test_learn_template_needs_min_pages(engine: Engine) -> None:
