@@ -304,34 +304,46 @@ def parse_document(html: str | bytes, *, url: str | None = None) -> Document:
 
 def _index_text(document: Document) -> None:
     """Walk the tree once, recording text pieces, block segments and subtree ranges."""
-    # One hot loop: helpers and globals are bound locally because it runs over every node.
+    # One hot loop over every node: helpers and globals are bound locally, and counts are
+    # kept in locals rather than asked of the lists.
     skipped_tags = SKIPPED_TAGS
     block_tags = BLOCK_TAGS
     pieces = document.pieces
     segments = document.segments
     piece_range = document.piece_range
     add_piece = pieces.append
+    add_segment = segments.append
     node_elements = document.node_elements
     node_parents = document.node_parents
     node_starts = document.node_starts
     node_ends = document.node_ends
+    add_element = node_elements.append
+    add_parent = node_parents.append
+    add_start = node_starts.append
+    add_end = node_ends.append
     # Open blocks as (element, walk index).
     block_stack: list[tuple[lxml.html.HtmlElement, int]] = []
-    # Walk indices of the open elements.
+    # Walk indices of the open elements; `parent` is the top (-1 above the root).
     node_stack: list[int] = []
+    push_node = node_stack.append
+    pop_node = node_stack.pop
+    parent = -1
+    node_count = 0
+    piece_count = 0
     # Open `<a href>` elements; a link's end event compares against the top.
     link_stack: list[lxml.html.HtmlElement] = []
     current: Segment | None = None
     walker = lxml.etree.iterwalk(document.tree, events=("start", "end"))
     for event, element in walker:
-        tag = element.tag
         if event == "start":
-            node = len(node_starts)
-            node_elements.append(element)
-            node_parents.append(node_stack[-1] if node_stack else -1)
-            node_starts.append(len(pieces))
-            node_ends.append(0)
-            node_stack.append(node)
+            tag = element.tag
+            add_element(element)
+            add_parent(parent)
+            add_start(piece_count)
+            add_end(0)
+            push_node(parent)
+            parent = node_count
+            node_count += 1
             if tag in skipped_tags:
                 # Nothing inside is visible (head, scripts, svg...): do not even walk it.
                 walker.skip_subtree()
@@ -340,44 +352,51 @@ def _index_text(document: Document) -> None:
                 link_stack.append(element)
             if tag in block_tags:
                 if current is not None:
-                    current.last_piece = len(pieces)
-                    segments.append(current)
+                    current.last_piece = piece_count
+                    add_segment(current)
                     current = None
-                block_stack.append((element, node))
+                block_stack.append((element, parent))
             text = element.text
             if text and not text.isspace():
                 if current is None:
                     block, block_node = block_stack[-1]
-                    current = Segment(len(segments), block, len(pieces), 0, block_node)
+                    current = Segment(len(segments), block, piece_count, 0, block_node)
                 add_piece(TextPiece(text, element, bool(link_stack), current.index))
+                piece_count += 1
             continue
+        tag = element.tag
         if tag in block_tags:
             if current is not None:
-                current.last_piece = len(pieces)
-                segments.append(current)
+                current.last_piece = piece_count
+                add_segment(current)
                 current = None
             block_stack.pop()
         elif link_stack and link_stack[-1] is element:
             link_stack.pop()
-        node = node_stack.pop()
-        start = node_starts[node]
-        end = node_ends[node] = len(pieces)
-        if start != end:
+        start = node_starts[parent]
+        node_ends[parent] = piece_count
+        if start != piece_count:
             # Only text-bearing subtrees are recorded; the stages ignore the others.
-            piece_range[element] = (start, end)
+            piece_range[element] = (start, piece_count)
+        parent = pop_node()
+        if parent < 0:
+            continue
         text = element.tail
-        if text and not text.isspace() and node_stack:
+        if text and not text.isspace():
             if current is None:
                 block, block_node = block_stack[-1]
-                current = Segment(len(segments), block, len(pieces), 0, block_node)
-            add_piece(TextPiece(text, element.getparent(), bool(link_stack), current.index))
+                current = Segment(len(segments), block, piece_count, 0, block_node)
+            add_piece(TextPiece(text, node_elements[parent], bool(link_stack), current.index))
+            piece_count += 1
     if current is not None:
-        current.last_piece = len(pieces)
-        segments.append(current)
+        current.last_piece = piece_count
+        add_segment(current)
+    texts = [piece.text for piece in pieces]
     for segment in segments:
         # str.split() and the `\s+` pattern agree on what whitespace is; split is faster.
-        segment.text = " ".join(
-            " ".join(
-                [pieces[i].text for i in range(segment.first_piece, segment.last_piece)]
-            ).split()
-        )
+        first = segment.first_piece
+        last = segment.last_piece
+        if last - first == 1:
+            segment.text = " ".join(texts[first].split())
+        else:
+            segment.text = " ".join(" ".join(texts[first:last]).split())
