@@ -35,21 +35,25 @@ def remove_static_noise(
 ) -> None:
     """Record each node's support and drop the own text of nodes that are static noise."""
     document.static_page_count = template.page_count
-    if template.page_count < config.static_min_pages:
+    if template.page_count < config.static_min_pages or template.page_count <= 0:
         return
     # Only a template that can remove something makes this a neighbour-mode extraction.
     document.static_applied = True
     threshold = config.static_support - _EPSILON
+    # `SiteTemplate.support`, inlined: this runs for every text-bearing node of the page.
+    counts = template.counts
+    page_count = template.page_count
+    static_support = document.static_support
+    removed = document.removed_pieces
     for element, key, indices in _iter_keyed_nodes(document, config):
-        support = template.support(key)
-        document.static_support[element] = support
+        support = static_support[element] = counts.get(key, 0) / page_count
         if support < threshold:
             continue
         if config.static_remove_subtree:
             start, end = document.piece_range[element]
-            document.removed_pieces.update(range(start, end))
+            removed.update(range(start, end))
         else:
-            document.removed_pieces.update(indices)
+            removed.update(indices)
 
 
 def iter_node_keys(
@@ -64,29 +68,31 @@ def _iter_keyed_nodes(
     document: Document, config: ExtractionConfig
 ) -> Iterator[tuple[lxml.html.HtmlElement, int, list[int]]]:
     """Yield (element, hashed key, indices of its own text pieces) for text-bearing nodes."""
-    own_pieces: dict[lxml.html.HtmlElement, list[int]] = {}
-    for index, piece in enumerate(document.pieces):
-        own_pieces.setdefault(piece.element, []).append(index)
-    # Tag and attribute sets repeat a lot within a page; render each distinct one once. The
-    # \x1f separators keep digit runs from spanning parts, so one substitution over the whole
-    # key normalises each part as if it were done separately.
-    prefixes: dict[tuple[str, tuple[tuple[str, str], ...]], str] = {}
     pieces = document.pieces
+    own_pieces: dict[lxml.html.HtmlElement, list[int]] = {}
+    for index, piece in enumerate(pieces):
+        indices = own_pieces.get(piece.element)
+        if indices is None:
+            own_pieces[piece.element] = [index]
+        else:
+            indices.append(index)
+    # Tag and attribute sets repeat a lot within a page; render (and normalise) each distinct
+    # one once. The \x1f separators keep digit runs from spanning parts, so normalising the
+    # prefix and the text apart equals normalising the whole key.
+    prefixes: dict[tuple[str, tuple[tuple[str, str], ...]], str] = {}
     normalise = config.normalise_attributes
     digits = _DIGITS.sub
     for element, indices in own_pieces.items():
         signature = (element.tag, tuple(element.items()))
         prefix = prefixes.get(signature)
         if prefix is None:
-            prefix = prefixes[signature] = (
-                f"{signature[0]}\x1f{render_attributes(signature[1], config)}\x1f"
-            )
+            prefix = f"{signature[0]}\x1f{render_attributes(signature[1], config)}\x1f"
+            prefixes[signature] = prefix = digits("0", prefix) if normalise else prefix
         if len(indices) == 1:
             text = " ".join(pieces[indices[0]].text.split())
         else:
             text = " ".join(" ".join([pieces[i].text for i in indices]).split())
-        key = digits("0", prefix + text) if normalise else prefix + text
-        yield element, hash_key(key), indices
+        yield element, hash_key(prefix + (digits("0", text) if normalise else text)), indices
 
 
 def build_node_key(element: lxml.html.HtmlElement, own_text: str, config: ExtractionConfig) -> str:
@@ -99,10 +105,12 @@ def build_node_key(element: lxml.html.HtmlElement, own_text: str, config: Extrac
 
 def render_attributes(attributes: tuple[tuple[str, str], ...], config: ExtractionConfig) -> str:
     """Attributes in a stable order, with volatile values normalised when configured."""
-    ordered = sorted(attributes)
-    if config.normalise_attributes:
-        ordered = [(name, _normalise_value(name, value)) for name, value in ordered]
-    return " ".join(f"{name}={value}" for name, value in ordered)
+    if not attributes:
+        return ""
+    ordered = sorted(attributes) if len(attributes) > 1 else attributes
+    if not config.normalise_attributes:
+        return " ".join([f"{name}={value}" for name, value in ordered])
+    return " ".join([f"{name}={_normalise_value(name, value)}" for name, value in ordered])
 
 
 def hash_key(key: str) -> int:
