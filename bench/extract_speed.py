@@ -1,11 +1,13 @@
 """Per-page extraction speed: newscrawl (neighbour and single mode) against its peers and lxml.
 
 Run from the repository root:  python -m bench.extract_speed ../shared/datasets/big9-2013
-It prints median and p95 ms/page for: lxml parse alone, newscrawl single, newscrawl with a
-template, trafilatura and readability (when installed); every contender's median ratio to the
-lxml parse floor and to trafilatura on the same pages (issue #6: <= 3x lxml, <= 0.5x
-trafilatura); template learning time per template; and the process's peak memory.
-`--plot FILE.png` also draws the peers side by side (needs matplotlib, the `bench` extra).
+It prints median and p95 ms/page for: lxml parse alone, lxml parse plus one Python pass over
+every element's text (a second floor), newscrawl single, newscrawl with a template,
+trafilatura and readability (when installed); every contender's median ratio to the lxml
+parse floor and to trafilatura on the same pages (issue #6: <= 3x lxml, <= 0.5x trafilatura);
+template learning time per template; and the process's peak memory.
+`--stages` adds each extraction stage's median time, `--plot FILE.png` draws the peers side by
+side (needs matplotlib, the `bench` extra).
 """
 
 from __future__ import annotations
@@ -20,14 +22,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import lxml.etree
 import lxml.html
 
 from newscrawl.evaluation.dataset import Dataset, read_dataset
 from newscrawl.evaluation.errors import PeerUnavailableError
 from newscrawl.evaluation.peers import PeerExtractor, load_peers
-from newscrawl.extraction import SiteTemplate, extract, learn_static_noise
+from newscrawl.extraction import ExtractionConfig, SiteTemplate, extract, learn_static_noise
+from newscrawl.extraction.builder import build_article
+from newscrawl.extraction.document import parse_document
+from newscrawl.extraction.dynamic_noise import remove_dynamic_noise
+from newscrawl.extraction.metadata import extract_metadata
+from newscrawl.extraction.relevance import select_relevant_paragraphs
+from newscrawl.extraction.static_noise import remove_static_noise
 
 LXML = "lxml parse"
+WALK = "lxml parse + text walk"
 SINGLE = "newscrawl single"
 NEIGHBOURS = "newscrawl neighbours"
 TRAFILATURA = "trafilatura"
@@ -43,6 +53,37 @@ def time_call(function: Callable[..., object], *args: Any, **kwargs: Any) -> flo
     return (time.perf_counter() - started) * 1000
 
 
+def parse_and_walk(html: str | bytes) -> int:
+    """Parse, then read every element's text and tail once: what any tree walk costs at least.
+
+    This is not a target, only a second floor: the extra time over `lxml parse` is what one
+    pass of Python over the page's elements costs before any extraction logic.
+    """
+    characters = 0
+    for element in lxml.html.document_fromstring(html).iter():
+        characters += len(element.text or "") + len(element.tail or "")
+    return characters
+
+
+def time_stages(
+    html: str | bytes, *, url: str | None, title: str | None, template: SiteTemplate | None
+) -> dict[str, float]:
+    """Milliseconds of each stage of one `extract` call, run stage by stage as `extract` does."""
+    config = ExtractionConfig()
+    found: dict[str, float] = {}
+    started = time.perf_counter()
+    document = parse_document(html, url=url)
+    found["parse and text walk"] = (time.perf_counter() - started) * 1000
+    if template is not None:
+        found["static noise"] = time_call(remove_static_noise, document, template, config)
+    found["dynamic noise"] = time_call(remove_dynamic_noise, document, config)
+    found["title relevance"] = time_call(select_relevant_paragraphs, document, title, config)
+    # build_article reads the metadata itself; timing it apart shows its share of the build.
+    found["metadata (part of build)"] = time_call(extract_metadata, document.tree, url)
+    found["build article"] = time_call(build_article, document, title=title, config=config)
+    return found
+
+
 def summarise(values: list[float]) -> dict[str, float]:
     """Median and 95th percentile (nearest rank)."""
     if not values:
@@ -53,11 +94,17 @@ def summarise(values: list[float]) -> dict[str, float]:
 
 
 def measure(
-    datasets: list[Dataset], peers: list[PeerExtractor], limit: int | None
+    datasets: list[Dataset], peers: list[PeerExtractor], limit: int | None, *, stages: bool = False
 ) -> dict[str, Any]:
     """Time every extractor on every page, interleaved so machine noise hits them alike."""
     # name -> (dataset, page id) -> ms, so that ratios compare the same pages.
-    times: dict[str, dict[tuple[str, str], float]] = {LXML: {}, SINGLE: {}, NEIGHBOURS: {}}
+    times: dict[str, dict[tuple[str, str], float]] = {
+        LXML: {},
+        WALK: {},
+        SINGLE: {},
+        NEIGHBOURS: {},
+    }
+    stage_times: dict[str, dict[str, list[float]]] = {SINGLE: {}, NEIGHBOURS: {}}
     times.update({peer.name: {} for peer in peers})
     full_cluster: list[float] = []
     leave_one_out: list[float] = []
@@ -87,6 +134,7 @@ def measure(
             key = (dataset.name, page.id)
             hints = {"url": page.url, "title": page.title_hint}
             times[LXML][key] = time_call(lxml.html.document_fromstring, html)
+            times[WALK][key] = time_call(parse_and_walk, html)
             times[SINGLE][key] = time_call(extract, html, **hints)
             if template is not None:
                 times[NEIGHBOURS][key] = time_call(extract, html, template=template, **hints)
@@ -94,8 +142,19 @@ def measure(
                 times[peer.name][key] = time_call(
                     peer.extract_text, html, page.url, page.title_hint
                 )
+            if stages:
+                for mode, mode_template in ((SINGLE, None), (NEIGHBOURS, template)):
+                    if mode == NEIGHBOURS and template is None:
+                        continue
+                    for stage, ms in time_stages(html, template=mode_template, **hints).items():
+                        stage_times[mode].setdefault(stage, []).append(ms)
     return {
         "times": {name: summarise(list(values.values())) for name, values in times.items()},
+        "stages": {
+            mode: {stage: summarise(values) for stage, values in found.items()}
+            for mode, found in stage_times.items()
+            if found
+        },
         "learning": {
             "template learning (full cluster)": summarise(full_cluster),
             "template learning (neighbours of a page)": summarise(leave_one_out),
@@ -177,6 +236,10 @@ def print_summary(summary: dict[str, Any], peak_mib: float) -> None:
         )
     for name, row in summary["ratios"].items():
         print(f"{name:42} {row['ratio']:6.2f}x   ({row['pages']} pages)")
+    for mode, found in summary["stages"].items():
+        print(f"stages of {mode}:")
+        for stage, stats in found.items():
+            print(f"  {stage:40} median {stats['median']:8.2f} ms   p95 {stats['p95']:8.2f} ms")
     # ru_maxrss is in KiB on Linux.
     print(f"{'peak memory (process RSS)':42} {peak_mib:8.1f} MiB")
 
@@ -189,13 +252,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, help="pages per dataset")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--plot", type=Path, help="write a PNG comparing the contenders")
+    parser.add_argument(
+        "--stages", action="store_true", help="also time each extraction stage on its own"
+    )
     args = parser.parse_args(argv)
     try:
         peers = load_peers([name for name in args.peers.split(",") if name.strip()])
     except PeerUnavailableError as exc:
         print(exc, file=sys.stderr)
         return 2
-    summary = measure([read_dataset(path) for path in args.datasets], peers, args.limit)
+    summary = measure(
+        [read_dataset(path) for path in args.datasets], peers, args.limit, stages=args.stages
+    )
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print_summary(summary, peak_mib)
     if args.json is not None:
