@@ -114,6 +114,9 @@ class NeighbourBufferPipeline:
         # Pages may wait from an earlier, interrupted crawl: the first idle flush looks.
         self._flush_needed = True
         self._flush_failures = 0
+        # Set when a flush left pages to another worker: looking again waits for Scrapy's idle
+        # heartbeat instead of waking the engine at once, which would spin until they are done.
+        self._pace_next_flush = False
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -284,6 +287,7 @@ class NeighbourBufferPipeline:
             raise DontCloseSpider
         if self._flush_needed and self.pages is not None:
             self._flush_needed = False
+            self._pace_next_flush = False
             self._start_task(self._flush_pending_groups())
             raise DontCloseSpider
 
@@ -443,6 +447,7 @@ class NeighbourBufferPipeline:
             self.stats.inc_value(build_stats_key(COMPONENT, "pages_claimed_elsewhere"), skipped)
             # Look again at the next idle: if that worker dies, its pages are ours to finish.
             self._flush_needed = True
+            self._pace_next_flush = True
         return claimed
 
     def _start_release(self, page_ids: list[int]) -> None:
@@ -475,6 +480,11 @@ class NeighbourBufferPipeline:
             self._flush_needed = self._flush_failures < MAX_FLUSH_FAILURES
             self._count("flush_errors")
             logger.error("Neighbour buffer flush failed", exc_info=error)
+            return
+        if not self._tasks and not self._pace_next_flush:
+            # Re-injected items end without a response, so Scrapy would notice the spider is
+            # idle (and may close, or start the final flush) only at its next 5 s heartbeat.
+            self.reinjector.request_idle_check()
 
     def _require_pages(self) -> PageRepository:
         if self.pages is None:

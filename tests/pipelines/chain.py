@@ -41,6 +41,7 @@ class PipelineChain:
             self.buffer.reinjector = self
         self.stored: list[PageItem] = []
         self.dropped: list[tuple[PageItem, DropItem]] = []
+        self.idle_checks_requested = 0
 
     def _find(self, cls: type) -> Any:
         return next((mw for mw in self.manager.middlewares if isinstance(mw, cls)), None)
@@ -72,6 +73,9 @@ class PipelineChain:
     async def reinject(self, item: PageItem) -> bool:
         await self.process(item)
         return True
+
+    def request_idle_check(self) -> None:
+        self.idle_checks_requested += 1
 
     async def wait_for_flushes(self) -> None:
         await self.buffer.wait_for_flushes()

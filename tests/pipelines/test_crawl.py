@@ -75,6 +75,13 @@ def run_crawl(news_server: str, database_url: str, **settings: object) -> str:
     return result.stderr
 
 
+def read_timing(log: str) -> dict[str, float]:
+    """The signal times crawl_script.py printed at the end of its crawl."""
+    (line,) = [line for line in log.splitlines() if line.startswith("CRAWL_TIMING ")]
+    timing: dict[str, float] = json.loads(line.removeprefix("CRAWL_TIMING "))
+    return timing
+
+
 def count_pages(database_url: str) -> dict[str, int]:
     engine = create_database_engine(database_url)
     try:
@@ -125,3 +132,20 @@ def test_crawl_closed_early_leaves_pending_pages_to_the_next_crawl(
     assert count_pages(database_url).get("pending", 0) > 0
     run_crawl(news_server, database_url, NEWSCRAWL_NEIGHBOURS=5)
     assert count_pages(database_url) == {"extracted": len(PATHS)}
+
+
+def test_crawl_closes_right_after_its_last_page_is_stored(
+    news_server: str, database_url: str
+) -> None:
+    # The final idle flush re-injects the partial groups; once they are stored the engine must
+    # re-check idleness at once, not at its next 5 s heartbeat (which rounded every crawl up).
+    log = run_crawl(news_server, database_url, NEWSCRAWL_NEIGHBOURS=5)
+    timing = read_timing(log)
+    assert count_pages(database_url) == {"extracted": len(PATHS)}
+    # Sanity: the last items came from the idle flush, after the engine first went idle.
+    assert timing["last_item_scraped"] <= timing["last_item_done"] < timing["last_spider_idle"]
+    # Generous for a loaded machine, yet below the heartbeat interval it replaces.
+    assert timing["last_spider_idle"] - timing["last_item_done"] < 2.0, json.dumps(timing)
+    # The final flush must not wait for a heartbeat either: it used to start at one (after the
+    # world group's flush), and the crawl closed at the next, about 10 s after its last fetch.
+    assert timing["spider_closed"] - timing["last_response"] < 4.5, json.dumps(timing)

@@ -186,6 +186,71 @@ def test_idle_flush_extracts_groups_that_never_filled(database_url: str) -> None
     assert chain.stat("newscrawl/neighbour_buffer/groups_flushed_single") == 1
 
 
+def test_a_finished_flush_asks_the_engine_for_an_idle_check_at_once(database_url: str) -> None:
+    # Re-injected items end without a response: without this request, Scrapy notices the idle
+    # spider only at its next 5 s heartbeat, both to start the final flush and to close.
+    seen: dict[str, Any] = {}
+
+    async def scenario(chain: PipelineChain) -> None:
+        for number in range(6):
+            await chain.process(build_page_item(SITE, "world", number))
+        await chain.process(build_page_item(SITE, "sport", 0))
+        seen["after_group_flush"] = await requests_after_flushes(chain)
+        with pytest.raises(DontCloseSpider):
+            chain.buffer.on_spider_idle()
+        seen["after_final_flush"] = await requests_after_flushes(chain)
+        chain.buffer.on_spider_idle()  # the check it asked for: the spider may close
+        seen["articles"] = len(read_rows(chain, Article))
+
+    run_chain(database_url, scenario, NEWSCRAWL_NEIGHBOURS=5)
+    # The world group's own flush, then the final flush of sport: one request each.
+    assert seen == {"after_group_flush": 1, "after_final_flush": 2, "articles": 7}
+
+
+class ClaimedElsewhere:
+    """Page claims as if another live worker held every pending page."""
+
+    is_shared = True
+
+    def claim_pages(self, page_ids: Any) -> set[int]:
+        return set()
+
+    def release_pages(self, page_ids: Any) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+def test_a_flush_blocked_by_another_worker_leaves_the_next_look_to_the_heartbeat(
+    database_url: str,
+) -> None:
+    # Waking the engine at once would start the same fruitless flush again, in a busy loop.
+    seen: dict[str, Any] = {}
+
+    async def scenario(chain: PipelineChain) -> None:
+        for number in range(2):
+            await chain.process(build_page_item(SITE, "world", number))
+        chain.buffer.claims = ClaimedElsewhere()
+        with pytest.raises(DontCloseSpider):
+            chain.buffer.on_spider_idle()
+        seen["requests"] = await requests_after_flushes(chain)
+        with pytest.raises(DontCloseSpider):  # the heartbeat's look: still theirs, still open
+            chain.buffer.on_spider_idle()
+        await chain.wait_for_flushes()
+        seen["statuses"] = {page.status for page in read_rows(chain, Page)}
+
+    chain = run_chain(database_url, scenario, NEWSCRAWL_NEIGHBOURS=5)
+    assert seen == {"requests": 0, "statuses": {"pending"}}
+    assert chain.stat("newscrawl/neighbour_buffer/pages_claimed_elsewhere") >= 2
+
+
+async def requests_after_flushes(chain: PipelineChain) -> int:
+    """Idle checks the buffer has asked for once every flush so far has finished."""
+    await chain.wait_for_flushes()
+    return chain.idle_checks_requested
+
+
 def test_pages_left_pending_by_a_killed_crawl_are_extracted_by_the_next(database_url: str) -> None:
     async def interrupted(chain: PipelineChain) -> None:
         for number in range(4):
