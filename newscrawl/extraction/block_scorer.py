@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
@@ -15,6 +15,45 @@ from newscrawl.extraction.errors import ModelFormatError
 MODEL_RESOURCE = "block_model.json"
 MODEL_FORMAT = "newscrawl-block-model"
 MODEL_FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """All trees' nodes in one index space for the walk: node k of tree t (heap order, leaves
+    after the internal nodes) is `t * (2 * 2**depth - 1) + k`, so a step is a few gathers."""
+
+    root_features: np.ndarray  # (trees,) feature index of each root
+    root_thresholds: np.ndarray  # (trees,)
+    root_children: np.ndarray  # (trees,) index of each root's left child
+    features: np.ndarray  # per node: feature index (0 for leaves)
+    thresholds: np.ndarray  # per node: threshold (inf for leaves: they step left)
+    children: np.ndarray  # per node: its left child (the right one follows); a leaf itself
+    values: np.ndarray  # per node: leaf value (0 for internal nodes)
+
+    @classmethod
+    def of(cls, features: np.ndarray, thresholds: np.ndarray, leaves: np.ndarray) -> _Layout:
+        """Lay out padded trees: (trees, internal) splits and (trees, internal + 1) leaves."""
+        trees, internal = features.shape
+        size = 2 * internal + 1
+        own = np.arange(trees * size, dtype=np.intp).reshape(trees, size)
+        all_features = np.zeros((trees, size), dtype=np.intp)
+        all_features[:, :internal] = features
+        all_thresholds = np.full((trees, size), np.inf)
+        all_thresholds[:, :internal] = thresholds
+        # A leaf's "left child" is itself, so a tree of depth 0 stays on its only leaf.
+        children = own.copy()
+        children[:, :internal] = own[:, :internal] + np.arange(internal, dtype=np.intp) + 1
+        values = np.zeros((trees, size))
+        values[:, internal:] = leaves
+        return cls(
+            root_features=np.ascontiguousarray(all_features[:, 0]),
+            root_thresholds=np.ascontiguousarray(all_thresholds[:, 0]),
+            root_children=np.ascontiguousarray(children[:, 0]),
+            features=all_features.ravel(),
+            thresholds=all_thresholds.ravel(),
+            children=children.ravel(),
+            values=values.ravel(),
+        )
 
 
 @dataclass(frozen=True)
@@ -31,28 +70,38 @@ class BlockModel:
     features: np.ndarray  # (trees, 2**depth - 1) feature index of each internal node
     thresholds: np.ndarray  # (trees, 2**depth - 1)
     leaves: np.ndarray  # (trees, 2**depth) leaf values
+    # Derived from the three arrays above once, not on every call.
+    _layout: _Layout = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_layout", _Layout.of(self.features, self.thresholds, self.leaves))
 
     def predict_proba(self, rows: np.ndarray) -> np.ndarray:
         """Probability that each row (block) is article text."""
         count = rows.shape[0]
         if not count:
             return np.zeros(0)
-        trees, internal = self.features.shape
+        layout = self._layout
         # Each level compares only the node every (row, tree) pair stands on: depth gathers of
-        # rows x trees values, rather than comparing every split of every tree up front.
-        flat_features = self.features.ravel()
-        flat_thresholds = self.thresholds.ravel()
-        tree_offsets = np.arange(trees, dtype=np.intp) * internal
-        node = np.zeros((count, trees), dtype=np.intp)
+        # rows x trees values, rather than comparing every split of every tree up front. Every
+        # row starts at the roots, whose features are columns: the first level needs no gather.
+        # `take` keeps rows x trees in C order (fancy indexing would not): the leaf sum's
+        # rounding depends on the memory order it adds in.
+        roots = rows.take(layout.root_features, axis=1)
+        node = layout.root_children + (roots > layout.root_thresholds)
         row_offsets = (np.arange(count, dtype=np.intp) * rows.shape[1])[:, None]
         flat_rows = rows.ravel()
-        for _ in range(self.depth):
-            slot = tree_offsets + node
-            values = flat_rows[row_offsets + flat_features[slot]]
-            node = 2 * node + 1 + (values > flat_thresholds[slot])
-        # Leaf k of tree t sits at t * (internal + 1) + k, and node `internal + k` is leaf k.
-        leaf_offsets = np.arange(trees, dtype=np.intp) * (internal + 1) - internal
-        leaf_sum = self.leaves.ravel()[leaf_offsets + node].sum(axis=1)
+        # `take` gathers in about half the time of fancy indexing at these sizes.
+        features = layout.features
+        thresholds = layout.thresholds
+        children = layout.children
+        for _ in range(self.depth - 1):
+            cells = features.take(node)
+            np.add(cells, row_offsets, out=cells)
+            right = flat_rows.take(cells) > thresholds.take(node)
+            node = children.take(node)
+            np.add(node, right, out=node)
+        leaf_sum = layout.values.take(node).sum(axis=1)
         return 1.0 / (1.0 + np.exp(-(self.base_score + self.learning_rate * leaf_sum)))
 
     @classmethod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 
 import lxml.html
 import numpy as np
@@ -10,7 +11,7 @@ import numpy as np
 from newscrawl.extraction.article import Article
 from newscrawl.extraction.block_features import FEATURE_NAMES, compute_block_features
 from newscrawl.extraction.block_scorer import load_block_model
-from newscrawl.extraction.clean_html import render_clean_html
+from newscrawl.extraction.clean_html import new_element, render_clean_html
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import Document, normalise_space
 from newscrawl.extraction.metadata import extract_metadata
@@ -87,7 +88,7 @@ def select_blocks_by_score(
     keep = probabilities >= config.block_threshold
     if config.drop_static_blocks:
         keep &= features[:, FEATURE_NAMES.index("static_fraction")] < config.static_block_fraction
-    kept = [int(i) for i in np.flatnonzero(keep)]
+    kept: list[int] = np.flatnonzero(keep).tolist()
     if config.drop_duplicate_blocks:
         seen: set[str] = set()
         unique = []
@@ -134,6 +135,10 @@ def _html_elements(
         block = segment.block
         inside = segment.index in kept_set
         fully_kept[block] = fully_kept.get(block, True) and inside
+    # Segments own consecutive pieces in order, so the pieces of a subtree belong to one run of
+    # segments: it is all kept when the kept ones in it are as many as the run is long.
+    kept_sorted = sorted(kept_set)
+    pieces = document.pieces
     elements: list[lxml.html.HtmlElement] = []
     emitted: set[lxml.html.HtmlElement] = set()
     for index in kept:
@@ -141,13 +146,17 @@ def _html_elements(
         if block in emitted:
             continue
         start, end = document.piece_range.get(block, (0, 0))
-        nested_ok = all(document.pieces[j].segment in kept_set for j in range(start, end))
+        nested_ok = True
+        if start < end:
+            first, last = pieces[start].segment, pieces[end - 1].segment
+            kept_in_run = bisect_right(kept_sorted, last) - bisect_left(kept_sorted, first)
+            nested_ok = kept_in_run == last - first + 1
         if block.tag not in ("body", "html", "br") and fully_kept[block] and nested_ok:
             if not any(ancestor in emitted for ancestor in block.iterancestors()):
                 elements.append(block)
             emitted.add(block)
         else:
-            paragraph = lxml.html.Element("p")
+            paragraph = new_element("p")
             paragraph.text = _CONTROL_CHARACTERS.sub("", paragraphs_by_index[index])
             elements.append(paragraph)
     return elements

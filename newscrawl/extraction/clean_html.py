@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from urllib.parse import urljoin, urlsplit
 
+import lxml.etree
 import lxml.html
 from lxml.html import HtmlElement
 
@@ -66,9 +67,39 @@ _URL_IGNORED = re.compile(r"[\x00-\x1f\x7f-\x9f\u00ad\u200b-\u200f\u2028\u2029\u
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
 # Characters an XML tree cannot hold (lxml refuses them); browsers would not show them either.
 _XML_INCOMPATIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-_WHITESPACE_RUN = re.compile(r"\s+")
 _NUMBER = re.compile(r"^\d{1,5}%?$")
 _LAZY_SOURCES = ("data-src", "data-original", "data-lazy-src", "data-url")
+
+
+def _build_output_parser() -> lxml.html.HTMLParser:
+    """A parser whose elements are all `HtmlElement`, looked up in C.
+
+    `lxml.html.Element` looks every new element's class up in Python, which costs about half
+    of creating it; the output tree never needs lxml.html's form-specific classes.
+    """
+    parser = lxml.html.HTMLParser()
+    parser.set_element_class_lookup(
+        lxml.etree.ElementDefaultClassLookup(element=lxml.html.HtmlElement)
+    )
+    return parser
+
+
+_OUTPUT_PARSER = _build_output_parser()
+new_element = _OUTPUT_PARSER.makeelement
+
+
+def _collapse_space(text: str) -> str:
+    r"""Each whitespace run as one space, as `re.sub(r"\s+", " ", text)` does, 3x faster."""
+    # str.split() splits on exactly the characters `\s` matches (checked over every code point).
+    parts = text.split()
+    if not parts:
+        return " "
+    collapsed = " ".join(parts)
+    if text[0].isspace():
+        collapsed = " " + collapsed
+    if text[-1].isspace():
+        collapsed += " "
+    return collapsed
 
 
 def sanitise_url(value: str | None, *, base_url: str | None, image: bool = False) -> str | None:
@@ -109,7 +140,7 @@ class _CleanWriter:
 
     def __init__(self, base_url: str | None) -> None:
         self.base_url = base_url
-        self.root: HtmlElement = lxml.html.Element("div")
+        self.root: HtmlElement = new_element("div")
         self._open_paragraph: HtmlElement | None = None
         self._open_list: HtmlElement | None = None
         self._pre_depth = 0
@@ -123,7 +154,7 @@ class _CleanWriter:
         if not top_level:
             return parent
         if self._open_paragraph is None:
-            self._open_paragraph = lxml.html.Element("p")
+            self._open_paragraph = new_element("p")
             parent.append(self._open_paragraph)
         return self._open_paragraph
 
@@ -131,7 +162,7 @@ class _CleanWriter:
         """Give list items found outside any list a <ul> to live in (consecutive ones share it)."""
         if len(parent) and parent[-1] is self._open_list:
             return self._open_list
-        self._open_list = lxml.html.Element("ul")
+        self._open_list = new_element("ul")
         self._open_list.tail = "\n"
         parent.append(self._open_list)
         return self._open_list
@@ -141,7 +172,7 @@ class _CleanWriter:
             return
         text = _XML_INCOMPATIBLE.sub(" ", text)
         if not self._pre_depth:
-            text = _WHITESPACE_RUN.sub(" ", text)  # renders the same, reads better
+            text = _collapse_space(text)  # renders the same, reads better
         target = self._inline_target(parent, top_level)
         if len(target):
             last = target[-1]
@@ -196,7 +227,7 @@ class _CleanWriter:
             target = parent
             if tag == "li" and top_level and parent.tag not in {"ul", "ol"}:
                 target = self._list_target(parent)
-        copy = lxml.html.Element(tag)
+        copy = new_element(tag)
         for name, value in attributes.items():
             copy.set(name, value)
         target.append(copy)
@@ -254,12 +285,14 @@ def _drop_nested(elements: Sequence[HtmlElement]) -> list[HtmlElement]:
     """Keep only the outermost of the given elements, in their given order."""
     chosen = {id(element) for element in elements}
     kept: list[HtmlElement] = []
+    kept_ids: set[int] = set()
     for element in elements:
         ancestor = element.getparent()
         while ancestor is not None and id(ancestor) not in chosen:
             ancestor = ancestor.getparent()
-        if ancestor is None and all(element is not other for other in kept):
+        if ancestor is None and id(element) not in kept_ids:
             kept.append(element)
+            kept_ids.add(id(element))
     return kept
 
 
@@ -268,7 +301,7 @@ def render_clean_html(elements: Sequence[HtmlElement], *, base_url: str | None =
     writer = _CleanWriter(base_url)
     for element in _drop_nested(elements):
         writer.write(element)
-    parts = [
-        lxml.html.tostring(child, encoding="unicode", method="html") for child in writer.root
-    ]
-    return "".join(parts).strip()
+    # One serialisation instead of one per child: the wrapper never has text of its own, so
+    # its children with their tails sit between its "<div>" and "</div>".
+    html = lxml.html.tostring(writer.root, encoding="unicode", method="html")
+    return html[len("<div>") : -len("</div>")].strip()
