@@ -58,37 +58,52 @@ def _find_candidates_with_depth(
 ) -> list[tuple[lxml.html.HtmlElement, int]]:
     """`find_candidates`, each with its depth (its number of ancestors), in document order."""
     anchors = [a for a in document.body.iter("a") if a.get("href") is not None]
-    paths = [_ancestor_path(a) for a in anchors]
-    # Each adjacent pair's shared depth serves both of its anchors: compute it once.
-    shared = [_common_prefix(paths[i], paths[i + 1]) for i in range(len(paths) - 1)]
-    candidates: dict[lxml.html.HtmlElement, int] = {}
+    if len(anchors) < 2:
+        return []  # an anchor's LCAs are with its neighbours: a lone anchor has none
+    elements = document.node_elements
+    parents = document.node_parents
+    # Integer walk indices instead of lxml ancestor lists: climbing an int array is far cheaper
+    # than creating a proxy for every ancestor of every anchor.
+    index_of = dict(zip(elements, range(len(elements)), strict=True))
+    nodes = [_walk_index(anchor, index_of) for anchor in anchors]
+    # In walk (pre-)order, the ancestors of a later node that come no later than an earlier
+    # node are exactly the two nodes' common ancestors: the first one met climbing is the LCA.
+    shared: list[int] = []
+    for earlier, later in zip(nodes, nodes[1:], strict=False):
+        while later > earlier:
+            later = parents[later]
+        shared.append(later)
+    # Both LCAs of an anchor are its ancestors, so the deeper one has the larger walk index.
+    best_nodes = [shared[0], *map(max, shared, shared[1:]), shared[-1]]
     piece_range = document.piece_range
-    last = len(shared) - 1
-    for i, path in enumerate(paths):
-        before = shared[i - 1] if i else -1
-        after = shared[i] if i <= last else -1
-        common = before if before >= after else after
-        if common > 0:
-            best = path[common - 1]
-            if best.tag not in _NEVER_CANDIDATES and best in piece_range:
-                candidates[best] = common - 1
+    candidates: dict[lxml.html.HtmlElement, int] = {}
+    seen: set[int] = set()
+    for node in best_nodes:
+        if node in seen:
+            continue
+        seen.add(node)
+        best = elements[node]
+        if best.tag not in _NEVER_CANDIDATES and best in piece_range:
+            depth = 0
+            parent = parents[node]
+            while parent >= 0:
+                depth += 1
+                parent = parents[parent]
+            candidates[best] = depth
     return list(candidates.items())
 
 
-def _ancestor_path(element: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
-    """Root-to-element list of nodes."""
-    path = [element]
-    path.extend(element.iterancestors())
-    path.reverse()
-    return path
+def _walk_index(element: lxml.html.HtmlElement, index_of: dict[lxml.html.HtmlElement, int]) -> int:
+    """The walk index of an element, else of its nearest walked ancestor.
 
-
-def _common_prefix(a: list[lxml.html.HtmlElement], b: list[lxml.html.HtmlElement]) -> int:
-    """Length of the shared root path of two nodes (the depth of their LCA plus one)."""
-    # Neighbouring anchors mostly share all but their last few levels: look for the LCA from
-    # the deeper end, testing membership in C instead of comparing level by level from the root.
-    on_a = set(a)
-    for depth in range(min(len(a), len(b)) - 1, -1, -1):
-        if b[depth] in on_a:
-            return depth + 1
-    return 0
+    The walk skips the inside of `<noscript>`, `<svg>` and the like; an anchor in there has the
+    same LCA with any walked anchor as that skipped container has.
+    """
+    index = index_of.get(element)
+    if index is not None:
+        return index
+    for ancestor in element.iterancestors():
+        index = index_of.get(ancestor)
+        if index is not None:
+            return index
+    return 0  # unreachable: the root is always walked

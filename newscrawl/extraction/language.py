@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Iterable
+from itertools import repeat
 
 from lxml.html import HtmlElement
 
@@ -94,14 +96,19 @@ def normalise_language_tag(tag: str | None) -> str | None:
     return None if code in _NON_LANGUAGES else code
 
 
-def read_declared_language(tree: HtmlElement) -> str | None:
-    """Return the language the page declares: `<html lang>`, Content-Language or og:locale."""
+def read_declared_language(
+    tree: HtmlElement, *, meta_elements: Iterable[HtmlElement] | None = None
+) -> str | None:
+    """Return the language the page declares: `<html lang>`, Content-Language or og:locale.
+
+    `meta_elements`, when the caller already has them, are the page's `<meta>` elements.
+    """
     root = tree.getroottree().getroot()
     for attribute in ("lang", "{http://www.w3.org/XML/1998/namespace}lang", "xml:lang"):
         code = normalise_language_tag(root.get(attribute))
         if code:
             return code
-    for meta in root.iter("meta"):
+    for meta in root.iter("meta") if meta_elements is None else meta_elements:
         key = (meta.get("http-equiv") or meta.get("name") or meta.get("property") or "").lower()
         if key in {"content-language", "language", "og:locale", "dc.language"}:
             code = normalise_language_tag((meta.get("content") or "").split(",")[0])
@@ -157,7 +164,8 @@ def detect_text_language(text: str) -> str | None:
     counts = Counter(words)
     best_language, best_hits = None, 0
     for language, stopwords in _STOPWORDS.items():
-        hits = sum(counts[word] for word in stopwords if word in counts)
+        # `dict.get` mapped in C: a generator here costs more than the rest of the guess.
+        hits = sum(map(counts.get, stopwords, repeat(0)))
         if hits > best_hits:
             best_language, best_hits = language, hits
     if best_hits < _MIN_STOPWORD_HITS or best_hits < _MIN_STOPWORD_SHARE * len(words):
@@ -173,24 +181,34 @@ def _read_body_text(tree: HtmlElement) -> str:
     size = 0
     for element in node.iter():
         # Scripts, styles and comments hold no readable text, but their tails do.
-        skipped = not isinstance(element.tag, str) or element.tag in _NO_TEXT_TAGS
-        for piece in (element.tail,) if skipped else (element.text, element.tail):
-            if piece and piece.strip():
-                parts.append(piece)
-                size += len(piece)
+        tag = element.tag
+        if isinstance(tag, str) and tag not in _NO_TEXT_TAGS:
+            text = element.text
+            if text and not text.isspace():
+                parts.append(text)
+                size += len(text)
+        tail = element.tail
+        if tail and not tail.isspace():
+            parts.append(tail)
+            size += len(tail)
         if size > _SAMPLE_CHARS:
             break
     return " ".join(parts)
 
 
-def detect_language(source: HtmlElement | str, *, text: str | None = None) -> str | None:
+def detect_language(
+    source: HtmlElement | str,
+    *,
+    text: str | None = None,
+    meta_elements: Iterable[HtmlElement] | None = None,
+) -> str | None:
     """Return the page's declared language, else the language of `text` (or of its body text).
 
     `source` may also be plain text, which is then classified directly.
     """
     if isinstance(source, str):
         return detect_text_language(source)
-    declared = read_declared_language(source)
+    declared = read_declared_language(source, meta_elements=meta_elements)
     if declared is not None:
         return declared
     return detect_text_language(text if text is not None else _read_body_text(source))

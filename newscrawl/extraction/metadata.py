@@ -8,7 +8,6 @@ date because it is much slower than reading the structured data.
 from __future__ import annotations
 
 import html
-import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -92,6 +91,8 @@ _BYLINE_TAGS = ("span", "div", "p", "a", "address", "li")
 # then their elements is faster in libxml2 than testing attributes on every element.
 _AUTHOR_ATTRIBUTES = etree.XPath("//@rel[.='author'] | //@itemprop[.='author']")
 _MARKED_DATES = etree.XPath('//@itemprop[.="datePublished"]/.. | //time[@pubdate]')
+# Its first half: a page without `<time pubdate>` (nearly all) needs one walk fewer.
+_ITEMPROP_DATES = etree.XPath('//@itemprop[.="datePublished"]/..')
 _BYLINE_NOISE_CLASS = re.compile(r"comment|avatar|bio|img|image|photo|social|share", re.I)
 _AUTHOR_PREFIX = re.compile(
     r"^(?:(?:written|posted|reported|story|text|words|edited)\s+)?by[:\s]+|^from\s+|^author[:\s]+",
@@ -114,6 +115,10 @@ _AUTHOR_JUNK = re.compile(
 _AUTHOR_PLACE = re.compile(r"\s+(?:in|at|for|from)\s+[A-Z].*$")
 _MAX_AUTHOR_WORDS = 5
 _MAX_AUTHORS = 10
+# The tags read below, gathered in one walk of the tree: each walk of a large page costs about
+# as much as everything done with the few elements it finds.
+_INDEXED_TAGS = ("meta", "script", "link", "title", "h1", "time", "figure")
+TagIndex = dict[str, list[HtmlElement]]
 
 
 @dataclass(frozen=True)
@@ -133,18 +138,21 @@ class PageMetadata:
 def extract_metadata(tree: HtmlElement, url: str | None) -> PageMetadata:
     """Read the headline, date, authors, language, canonical URL and top image of a page."""
     root = tree.getroottree().getroot()
-    metas = read_meta_tags(root)
-    articles = list(_iter_jsonld_articles(root))
+    tags = index_tags(root)
+    metas = read_meta_tags(root, tags=tags)
+    articles = list(_iter_jsonld_articles(root, tags=tags))
     site_name = _first_text(metas.get("og:site_name"), metas.get("application-name"))
     if site_name is None:
         site_name = _first_text(*(_jsonld_name(a.get("publisher")) for a in articles))
-    canonical_url = find_canonical_url(root, metas, url)
-    image_url, image_caption = find_top_image(root, metas, articles, canonical_url or url)
+    canonical_url = find_canonical_url(root, metas, url, tags=tags)
+    image_url, image_caption = find_top_image(
+        root, metas, articles, canonical_url or url, tags=tags
+    )
     return PageMetadata(
-        title=find_headline(root, metas, articles, site_name),
-        published=find_published_date(root, metas, articles, url or canonical_url),
+        title=find_headline(root, metas, articles, site_name, tags=tags),
+        published=find_published_date(root, metas, articles, url or canonical_url, tags=tags),
         authors=find_authors(root, metas, articles, site_name),
-        language=detect_language(root),
+        language=detect_language(root, meta_elements=tags["meta"]),
         canonical_url=canonical_url,
         image_url=image_url,
         image_caption=image_caption,
@@ -152,14 +160,27 @@ def extract_metadata(tree: HtmlElement, url: str | None) -> PageMetadata:
     )
 
 
-def read_meta_tags(root: HtmlElement) -> dict[str, list[str]]:
+def index_tags(root: HtmlElement) -> TagIndex:
+    """The elements of each tag metadata reads, in document order, from one walk."""
+    tags: TagIndex = {tag: [] for tag in _INDEXED_TAGS}
+    for element in root.iter(*_INDEXED_TAGS):
+        found = tags.get(element.tag)
+        if found is None:
+            # A name spelled otherwise (a namespace) matched: gather tag by tag, as before.
+            return {tag: list(root.iter(tag)) for tag in _INDEXED_TAGS}
+        found.append(element)
+    return tags
+
+
+def read_meta_tags(root: HtmlElement, *, tags: TagIndex | None = None) -> dict[str, list[str]]:
     """Map each lower-cased meta name/property/itemprop to its non-empty contents, in order."""
     metas: dict[str, list[str]] = {}
-    for meta in root.iter("meta"):
-        content = meta.get("content")
+    for meta in root.iter("meta") if tags is None else tags["meta"]:
+        # Byte names: lxml need not encode them on every call.
+        content = meta.get(b"content")
         if content is None or not content.strip():
             continue
-        for attribute in ("property", "name", "itemprop", "http-equiv"):
+        for attribute in (b"property", b"name", b"itemprop", b"http-equiv"):
             key = meta.get(attribute)
             if key:
                 metas.setdefault(key.strip().lower(), []).append(content.strip())
@@ -220,10 +241,12 @@ def _jsonld_types(obj: dict[str, Any]) -> set[str]:
     return {value.lower() for value in values if isinstance(value, str)}
 
 
-def _iter_jsonld_articles(root: HtmlElement) -> Iterator[dict[str, Any]]:
+def _iter_jsonld_articles(
+    root: HtmlElement, *, tags: TagIndex | None = None
+) -> Iterator[dict[str, Any]]:
     """Yield JSON-LD objects describing the article, most specific types first."""
     found: list[tuple[int, dict[str, Any]]] = []
-    for script in root.iter("script"):
+    for script in root.iter("script") if tags is None else tags["script"]:
         if (script.get("type") or "").strip().lower() != "application/ld+json":
             continue
         for obj in _iter_jsonld_objects(_load_jsonld(script.text or "")):
@@ -370,6 +393,8 @@ def find_headline(
     metas: dict[str, list[str]],
     articles: list[dict[str, Any]],
     site_name: str | None = None,
+    *,
+    tags: TagIndex | None = None,
 ) -> str | None:
     """Return the headline: og:title, JSON-LD headline or an h1, else the `<title>`'s core.
 
@@ -377,14 +402,17 @@ def find_headline(
     share at least half of its own): section names ("Entertainment") and logo text in an h1
     share few, while the real headline is nearly always echoed in `<title>`.
     """
-    title_element = root.find(".//title")
+    if tags is None:
+        tags = index_tags(root)
+    # `.//title`: the first one below the root.
+    title_element = next((t for t in tags["title"] if t is not root), None)
     page_title = _clean_text(title_element.text_content()) if title_element is not None else None
     title_words = _headline_words(page_title) if page_title else set()
     raw_candidates: list[str] = [
         *metas.get("og:title", ()),
         *metas.get("twitter:title", ()),
         *(a["headline"] for a in articles if isinstance(a.get("headline"), str)),
-        *(h1.text_content() for h1 in itertools.islice(root.iter("h1"), _MAX_H1)),
+        *(h1.text_content() for h1 in tags["h1"][:_MAX_H1]),
     ]
     candidates: list[str] = []
     for raw in raw_candidates:
@@ -466,6 +494,8 @@ def find_published_date(
     metas: dict[str, list[str]],
     articles: list[dict[str, Any]],
     url: str | None,
+    *,
+    tags: TagIndex | None = None,
 ) -> datetime | None:
     """Return the publish date from JSON-LD, meta tags, `<time>`, the URL, else htmldate."""
     for article in articles:
@@ -480,8 +510,13 @@ def find_published_date(
             if parsed:
                 return parsed
     # Marked publish dates first: a bare <time> may be a comment's or the clock's.
-    marked = _MARKED_DATES(root)
-    for element in [*marked, *root.iter("time")]:
+    if tags is None:
+        marked, times = _MARKED_DATES(root), list(root.iter("time"))
+    else:
+        times = tags["time"]
+        pubdate = any(stamp.get("pubdate") is not None for stamp in times)
+        marked = _MARKED_DATES(root) if pubdate else _ITEMPROP_DATES(root)
+    for element in [*marked, *times]:
         value = element.get("datetime") or element.get("content")
         if value is None and element.tag == "time":
             value = element.text_content()
@@ -564,7 +599,8 @@ def _byline_elements(root: HtmlElement) -> Iterator[HtmlElement]:
             marked.add(element)
             yield element
     for element in root.iter(*_BYLINE_TAGS):
-        class_name, element_id = element.get("class"), element.get("id")
+        # Byte names skip lxml's encoding of the name on each of these many calls.
+        class_name, element_id = element.get(b"class"), element.get(b"id")
         if class_name is None and element_id is None:
             continue  # most elements: nothing to match, skip the string work
         marker = f"{class_name or ''} {element_id or ''}".lower()
@@ -626,10 +662,14 @@ def _absolute_http_url(value: str | None, base: str | None) -> str | None:
 
 
 def find_canonical_url(
-    root: HtmlElement, metas: dict[str, list[str]], url: str | None
+    root: HtmlElement,
+    metas: dict[str, list[str]],
+    url: str | None,
+    *,
+    tags: TagIndex | None = None,
 ) -> str | None:
     """Return `<link rel=canonical>`, else og:url, made absolute against the page URL."""
-    for link in root.iter("link"):
+    for link in root.iter("link") if tags is None else tags["link"]:
         rel = (link.get("rel") or "").lower().split()
         if "canonical" in rel:
             found = _absolute_http_url(link.get("href"), url)
@@ -660,8 +700,11 @@ def find_top_image(
     metas: dict[str, list[str]],
     articles: list[dict[str, Any]],
     base_url: str | None,
+    *,
+    tags: TagIndex | None = None,
 ) -> tuple[str | None, str | None]:
     """Return (url, caption) of the lead image: og:image / JSON-LD, else the first figure."""
+    figures = list(root.iter("figure")) if tags is None else tags["figure"]
     image_url: str | None = None
     caption: str | None = None
     for value in (*metas.get("og:image", ()), *metas.get("twitter:image", ())):
@@ -677,7 +720,7 @@ def find_top_image(
                 break
     if image_url is not None:
         key = _image_key(image_url)
-        for figure in root.iter("figure"):
+        for figure in figures:
             for img in figure.iter("img"):
                 src = img.get("src") or img.get("data-src") or ""
                 if key and _image_key(src) == key:
@@ -685,7 +728,7 @@ def find_top_image(
                         img.get("alt")
                     )
         return image_url, caption or _first_text(metas.get("og:image:alt"))
-    for figure in root.iter("figure"):
+    for figure in figures:
         for img in figure.iter("img"):
             src = _absolute_http_url(img.get("src") or img.get("data-src"), base_url)
             if src:

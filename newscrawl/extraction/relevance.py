@@ -6,8 +6,6 @@ import re
 from collections import defaultdict
 from itertools import accumulate
 
-import lxml.html
-
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import Document, normalise_space, segment_tokens
 from newscrawl.extraction.word_tokens import split_words
@@ -122,6 +120,9 @@ def select_relevant_paragraphs(
     pieces = document.pieces
     # Removed pieces before each piece index: a block's removed count is one subtraction.
     removed_before = [0, *accumulate(map(removed.__contains__, range(len(pieces))))]
+    # Likewise for pieces outside links: whether a whole block has plain text is a subtraction.
+    plain_before = [0, *accumulate(not piece.in_link for piece in pieces)]
+    is_keyword = keywords.__contains__
     for segment in document.segments:
         first, last = segment.first_piece, segment.last_piece
         gone = removed_before[last] - removed_before[first]
@@ -141,10 +142,11 @@ def select_relevant_paragraphs(
             )
             tokens = split_words(text.lower())
         else:
-            tokens = segment_tokens(segment)
-            has_plain = any(not pieces[i].in_link for i in span)
+            # The cached words without a call; an empty list costs one, which returns it.
+            tokens = segment.tokens or segment_tokens(segment)
+            has_plain = plain_before[last] != plain_before[first]
         words.append(len(tokens))
-        keys.append(sum(map(keywords.__contains__, tokens)))
+        keys.append(sum(map(is_keyword, tokens)))
         link_only.append(not has_plain)
 
     keyword_count = len(keywords)
@@ -183,20 +185,24 @@ def _best_group(
 ) -> tuple[float, list[int]]:
     """The related-node group with the highest Possibility = WordSum * (KeySum + 1)."""
     best: tuple[float, list[int]] = (0.0, [])
+    segments = document.segments
+    # Walk indices stand for the elements: climbing the parent array creates no lxml proxies.
+    elements = document.node_elements
+    parents = document.node_parents
     for start, end in ranges:
-        groups: dict[lxml.html.HtmlElement, list[int]] = defaultdict(list)
+        groups: dict[int, list[int]] = defaultdict(list)
         for i in range(start, end):
             if not words[i]:
                 continue
-            block = document.segments[i].block
-            parent = block.getparent()
-            if block.tag not in _PARAGRAPH_TAGS and (
-                parent is None or parent.tag not in _PARAGRAPH_TAGS
+            node = segments[i].node
+            parent = parents[node]
+            if elements[node].tag not in _PARAGRAPH_TAGS and (
+                parent < 0 or elements[parent].tag not in _PARAGRAPH_TAGS
             ):
                 continue
             # Siblings, or nodes whose parents are siblings, share a grandparent.
-            anchor = parent.getparent() if parent is not None else None
-            groups[anchor if anchor is not None else block].append(i)
+            anchor = parents[parent] if parent >= 0 else -1
+            groups[anchor if anchor >= 0 else node].append(i)
         for members in groups.values():
             if all(link_only[i] for i in members):
                 continue

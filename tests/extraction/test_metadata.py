@@ -12,11 +12,18 @@ from hypothesis import strategies as st
 
 from newscrawl.extraction.metadata import (
     PageMetadata,
+    _iter_jsonld_articles,
     _strip_site_name,
     _strip_site_name_pattern,
     clean_author_names,
     extract_metadata,
+    find_canonical_url,
+    find_headline,
+    find_published_date,
+    find_top_image,
+    index_tags,
     parse_date,
+    read_meta_tags,
     split_title,
 )
 
@@ -253,6 +260,16 @@ def test_marked_publish_date_beats_an_earlier_time_element() -> None:
     assert read(page_with(body=body)).published == datetime(2023, 6, 7, tzinfo=UTC)
 
 
+def test_marked_dates_are_taken_in_document_order() -> None:
+    clock = '<div class="clock"><time datetime="2024-01-01T08:00">now</time></div>'
+    pubdate = '<time pubdate datetime="2022-02-03">Feb 3</time>'
+    itemprop = '<span itemprop="datePublished" content="2023-06-07">June 7</span>'
+    first = read(page_with(body=clock + pubdate + itemprop)).published
+    assert first == datetime(2022, 2, 3, tzinfo=UTC)
+    second = read(page_with(body=clock + itemprop + pubdate)).published
+    assert second == datetime(2023, 6, 7, tzinfo=UTC)
+
+
 _TITLE_CHARS = st.sampled_from(list("ab AB-|:\u2013\u00bb\t\u00a0xSk\u017f\u212aé"))
 
 
@@ -283,3 +300,51 @@ def test_site_name_is_stripped_from_either_end_only() -> None:
     )
     assert _strip_site_name("Example News reports", "Example News") == "Example News reports"
     assert _strip_site_name(" | Example News", "Example News") == " | Example News"
+
+
+# Tags in unusual places: metadata in the body, an SVG title, figures and times deep inside.
+SCATTERED = (
+    '<html><head><title>Flood closes the bridge | Gazette</title><meta property="og:url" '
+    'content="/story"><link rel="alternate" href="/feed"></head><body>'
+    "<svg><title>icon</title></svg><h1>Gazette</h1><h1>Flood closes the bridge</h1>"
+    '<meta name="author" content="Ann Lee"><div><time>not a date</time>'
+    '<time datetime="2021-03-04T05:06:07Z">4 March</time></div>'
+    '<figure><img src="/a.jpg" alt="River"><figcaption>The river</figcaption></figure>'
+    '<link rel="canonical" href="https://example.com/flood">'
+    '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Flood"}</script>'
+    "<p>Text.</p></body></html>"
+)
+
+
+def test_one_walk_finds_what_a_walk_per_tag_finds() -> None:
+    root = lxml.html.document_fromstring(SCATTERED)
+    tags = index_tags(root)
+    for tag, elements in tags.items():
+        assert elements == list(root.iter(tag))
+    assert len(tags["h1"]) == 2 and len(tags["title"]) == 2
+
+
+def test_readers_agree_with_and_without_the_tag_index() -> None:
+    root = lxml.html.document_fromstring(SCATTERED)
+    tags = index_tags(root)
+    metas = read_meta_tags(root)
+    assert read_meta_tags(root, tags=tags) == metas
+    articles = list(_iter_jsonld_articles(root))
+    assert list(_iter_jsonld_articles(root, tags=tags)) == articles and articles
+    url = "https://example.com/x"
+    assert find_canonical_url(root, metas, url, tags=tags) == find_canonical_url(root, metas, url)
+    assert find_top_image(root, metas, articles, url, tags=tags) == find_top_image(
+        root, metas, articles, url
+    )
+    assert find_headline(root, metas, articles, "Gazette", tags=tags) == find_headline(
+        root, metas, articles, "Gazette"
+    )
+    published = find_published_date(root, metas, articles, None, tags=tags)
+    assert published == find_published_date(root, metas, articles, None)
+    assert published == datetime(2021, 3, 4, 5, 6, 7, tzinfo=UTC)
+    metadata = extract_metadata(root, url)
+    assert metadata.canonical_url == "https://example.com/flood"
+    assert metadata.image_url == "https://example.com/a.jpg"
+    assert metadata.image_caption == "The river"
+    assert metadata.title == "Flood closes the bridge"
+    assert metadata.authors == ["Ann Lee"]

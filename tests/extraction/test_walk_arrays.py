@@ -10,7 +10,7 @@ from newscrawl.extraction import parse_document
 from newscrawl.extraction.block_features import ancestor_flags
 from newscrawl.extraction.block_hints import TAG_FLAGS, marker_flags
 from newscrawl.extraction.block_scorer import load_block_model
-from newscrawl.extraction.dynamic_noise import _ancestor_path, _common_prefix
+from newscrawl.extraction.dynamic_noise import _find_candidates_with_depth
 
 PAGE = (
     "<html><head><title>T</title><script>var x = 1;</script></head><body>"
@@ -61,21 +61,76 @@ def test_ancestor_flags_equal_a_climb_to_the_root() -> None:
     assert any(flags & 1 for flags in expected) and any(flags & 2 for flags in expected)
 
 
-def _naive_common_prefix(a: list, b: list) -> int:  # type: ignore[type-arg]
-    length = 0
-    for x, y in zip(a, b, strict=False):
-        if x is not y:
-            break
-        length += 1
-    return length
+def _candidates_from_ancestor_lists(document) -> list:  # type: ignore[no-untyped-def,type-arg]
+    """Reference: each anchor's root path as an lxml list, LCAs compared level by level."""
+    anchors = [a for a in document.body.iter("a") if a.get("href") is not None]
+    paths = [[*reversed(list(a.iterancestors())), a] for a in anchors]
+
+    def shared(a: list, b: list) -> int:  # type: ignore[type-arg]
+        length = 0
+        for x, y in zip(a, b, strict=False):
+            if x is not y:
+                break
+            length += 1
+        return length
+
+    found: dict = {}  # type: ignore[type-arg]
+    for i, path in enumerate(paths):
+        before = shared(paths[i - 1], path) if i else -1
+        after = shared(path, paths[i + 1]) if i + 1 < len(paths) else -1
+        common = max(before, after)
+        if common > 0:
+            best = path[common - 1]
+            if best.tag not in ("html", "body", "head") and best in document.piece_range:
+                found[best] = common - 1
+    return list(found.items())
 
 
-def test_common_prefix_equals_the_level_by_level_comparison() -> None:
-    document = parse_document(PAGE)
-    paths = [_ancestor_path(element) for element in document.tree.iter()]
-    for a in paths:
-        for b in paths:
-            assert _common_prefix(a, b) == _naive_common_prefix(a, b)
+# Anchors in skipped containers (noscript, svg, select) are outside the walk but still count.
+NESTED_LINKS = (
+    "<html><body><div id=top><a href=/1>one</a><noscript><p><a href=/n1>n1</a>"
+    "<a href=/n2>n2</a></p></noscript><ul><li><a href=/2>two</a></li><li><span>"
+    "<a href=/3>three</a></span></li></ul></div><svg><a href=/s>s</a></svg>"
+    "<table><tr><td><a href=/4>four</a> text</td><td><a>no href</a>"
+    "<a href=/5>five</a></td></tr></table><p>Plain <a href=/6>six</a></p>"
+    "<div id=last><noscript><a href=/n3>n3</a></noscript><span><a href=/7>seven</a></span></div>"
+    "</body></html>"
+)
+
+
+def test_lca_candidates_equal_the_ancestor_list_comparison() -> None:
+    for page in (PAGE, NESTED_LINKS):
+        document = parse_document(page)
+        assert _find_candidates_with_depth(document) == _candidates_from_ancestor_lists(document)
+        assert _find_candidates_with_depth(document)
+
+
+_TAGS = ["div", "ul", "li", "p", "span", "td", "noscript", "section", "nav", "select"]
+
+
+@st.composite
+def _random_pages(draw: st.DrawFn) -> str:
+    """Random nestings of containers, links and text."""
+
+    def node(depth: int) -> str:
+        kind = draw(st.integers(min_value=0, max_value=5 if depth < 5 else 2))
+        if kind == 0:
+            return draw(st.sampled_from(["word ", "some longer text here ", ""]))
+        if kind in (1, 2):
+            href = draw(st.booleans())
+            return f"<a{' href=/x' if href else ''}>link {depth}</a>"
+        tag = draw(st.sampled_from(_TAGS))
+        children = draw(st.integers(min_value=0, max_value=4))
+        return f"<{tag}>" + "".join(node(depth + 1) for _ in range(children)) + f"</{tag}>"
+
+    return "<html><body>" + "".join(node(0) for _ in range(4)) + "</body></html>"
+
+
+@settings(max_examples=150, deadline=None)
+@given(_random_pages())
+def test_lca_candidates_equal_the_reference_on_random_pages(page: str) -> None:
+    document = parse_document(page)
+    assert _find_candidates_with_depth(document) == _candidates_from_ancestor_lists(document)
 
 
 def _walk_tree_by_tree(model, row: np.ndarray) -> float:  # type: ignore[no-untyped-def]
