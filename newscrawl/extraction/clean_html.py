@@ -168,8 +168,14 @@ class _CleanWriter:
         return self._open_list
 
     def _write_text(self, text: str | None, parent: HtmlElement, top_level: bool) -> None:
-        if not text or (top_level and not text.strip()):
+        if not text:
             return
+        if top_level and not text.strip():
+            # Whitespace alone starts no paragraph, but inside an open one it still separates
+            # the words of the inline elements around it.
+            if self._open_paragraph is None or self._open_paragraph.getparent() is not parent:
+                return
+            text = " "
         text = _XML_INCOMPATIBLE.sub(" ", text)
         if not self._pre_depth:
             text = _collapse_space(text)  # renders the same, reads better

@@ -43,6 +43,14 @@ def test_unknown_wrappers_are_unwrapped_and_loose_text_gets_paragraphs() -> None
     assert html.replace("\n", "") == "<p>first block</p><p>second</p>"
 
 
+def test_whitespace_between_unwrapped_elements_still_separates_their_words() -> None:
+    # Found by hypothesis: the no-break space alone was dropped, joining "0" and "1" as "01".
+    assert render("<span>0</span><span>&nbsp;<span>1</span></span>") == "<p>0 1</p>"
+    assert render("<span>one</span> <span>two</span>") == "<p>one two</p>"
+    # Whitespace with no paragraph open starts none.
+    assert render(" <p>text</p> ") == "<p>text</p>"
+
+
 def test_orphan_list_items_get_a_list() -> None:
     tree = lxml.html.document_fromstring("<html><body><li id=a>a</li><li id=b>b</li></body></html>")
     html = render_clean_html([tree.get_element_by_id("a"), tree.get_element_by_id("b")])
