@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from newscrawl.categories import site_from_url
 from newscrawl.storage.engine import create_database_engine
 from newscrawl.storage.models import Article, CrawlRun, Page, Template
+from tests.pipelines.crawl_script import HEARTBEAT_OPTION
 from tests.pipelines.page_factory import build_page_html, build_story
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +59,9 @@ def news_server() -> Iterator[str]:
         server.server_close()
 
 
-def run_crawl(news_server: str, database_url: str, **settings: object) -> str:
+def run_crawl(
+    news_server: str, database_url: str, *, timeout: float = 120, **settings: object
+) -> str:
     """Crawl PATHS in a subprocess; return its log."""
     command = [sys.executable, str(Path(__file__).with_name("crawl_script.py"))]
     result = subprocess.run(
@@ -68,7 +71,7 @@ def run_crawl(news_server: str, database_url: str, **settings: object) -> str:
         env={"PYTHONPATH": str(REPO_ROOT), "PATH": "/usr/bin:/bin"},
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=timeout,
         check=False,
     )
     assert result.returncode == 0, result.stderr[-3000:]
@@ -138,14 +141,17 @@ def test_crawl_closes_right_after_its_last_page_is_stored(
     news_server: str, database_url: str
 ) -> None:
     # The final idle flush re-injects the partial groups; once they are stored the engine must
-    # re-check idleness at once, not at its next 5 s heartbeat (which rounded every crawl up).
-    log = run_crawl(news_server, database_url, NEWSCRAWL_NEIGHBOURS=5)
+    # re-check idleness at once. With Scrapy's idle heartbeat set to an hour, nothing else
+    # would: the crawl either closes by itself or hangs until the timeout fails the test.
+    log = run_crawl(
+        news_server,
+        database_url,
+        timeout=90,
+        NEWSCRAWL_NEIGHBOURS=5,
+        **{HEARTBEAT_OPTION: 3600},
+    )
     timing = read_timing(log)
     assert count_pages(database_url) == {"extracted": len(PATHS)}
-    # Sanity: the last items came from the idle flush, after the engine first went idle.
+    # The last items came from the idle flush, after the engine first went idle.
     assert timing["last_item_scraped"] <= timing["last_item_done"] < timing["last_spider_idle"]
-    # Generous for a loaded machine, yet below the heartbeat interval it replaces.
-    assert timing["last_spider_idle"] - timing["last_item_done"] < 2.0, json.dumps(timing)
-    # The final flush must not wait for a heartbeat either: it used to start at one (after the
-    # world group's flush), and the crawl closed at the next, about 10 s after its last fetch.
-    assert timing["spider_closed"] - timing["last_response"] < 4.5, json.dumps(timing)
+    assert timing["last_spider_idle"] <= timing["spider_closed"]
