@@ -35,7 +35,7 @@ def remove_static_noise(
 ) -> None:
     """Record each node's support and drop the own text of nodes that are static noise."""
     document.static_page_count = template.page_count
-    if template.page_count < config.static_min_pages or template.page_count <= 0:
+    if template.page_count < config.static_min_pages:
         return
     # Only a template that can remove something makes this a neighbour-mode extraction.
     document.static_applied = True
@@ -46,7 +46,7 @@ def remove_static_noise(
     static_support = document.static_support
     removed = document.removed_pieces
     for element, key, indices in _iter_keyed_nodes(document, config):
-        support = static_support[element] = counts.get(key, 0) / page_count
+        support = static_support[element] = counts.get(key, 0) / page_count if page_count else 0.0
         if support < threshold:
             continue
         if config.static_remove_subtree:

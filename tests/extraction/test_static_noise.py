@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import lxml.html
 
 from newscrawl.extraction import (
@@ -11,6 +13,7 @@ from newscrawl.extraction import (
     remove_static_noise,
 )
 from newscrawl.extraction.static_noise import build_node_key
+from newscrawl.extraction.template import SiteTemplate
 
 DEFAULT = ExtractionConfig()
 PAPER = ExtractionConfig.paper()
@@ -103,3 +106,12 @@ def test_learning_reuses_parsed_documents() -> None:
     from_text = learn_static_noise(pages)
     from_documents = learn_static_noise([parse_document(p) for p in pages])
     assert from_text == from_documents
+
+
+def test_an_empty_template_removes_nothing_and_never_divides_by_zero() -> None:
+    config = dataclasses.replace(DEFAULT, static_min_pages=0)
+    document = parse_document(_page("Story text here."))
+    remove_static_noise(document, SiteTemplate(page_count=0), config)
+    assert document.static_applied
+    assert not document.removed_pieces
+    assert set(document.static_support.values()) == {0.0}
