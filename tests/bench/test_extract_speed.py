@@ -12,7 +12,8 @@ from tests.evaluation.generated_dataset import write_dataset
 def test_report_has_floors_modes_stages_and_ratios(tmp_path: Path) -> None:
     dataset = write_dataset(tmp_path)
     report = tmp_path / "speed.json"
-    assert main([str(dataset), "--peers", "", "--stages", "--repeat", "2", "--json", str(report)]) == 0
+    arguments = ["--peers", "", "--stages", "--repeat", "2", "--json", str(report)]
+    assert main([str(dataset), *arguments]) == 0
     summary = json.loads(report.read_text())
     for name in (LXML, WALK, SINGLE, NEIGHBOURS):
         assert summary["times"][name]["count"] == 6
