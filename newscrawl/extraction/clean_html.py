@@ -173,7 +173,17 @@ class _CleanWriter:
         if top_level and not text.strip():
             # Whitespace alone starts no paragraph, but inside an open one it still separates
             # the words of the inline elements around it.
-            if self._open_paragraph is None or self._open_paragraph.getparent() is not parent:
+            paragraph = self._open_paragraph
+            if paragraph is None or paragraph.getparent() is not parent:
+                return
+            if len(paragraph):
+                # No tail: the paragraph so far ends with an inline element such as <b>.
+                before = paragraph[-1].tail
+                separated = bool(before) and before[-1].isspace()
+            else:
+                before = paragraph.text
+                separated = not before or before[-1].isspace()  # empty: nothing to separate
+            if separated:
                 return
             text = " "
         text = _XML_INCOMPATIBLE.sub(" ", text)
@@ -225,6 +235,8 @@ class _CleanWriter:
         inline = tag in _INLINE_KEPT
         if tag == "img" and parent.tag == "figure":
             target = parent  # a figure's image needs no paragraph around it
+            # Text after the image starts a new paragraph after it, not the one before it.
+            self._open_paragraph = None
         elif inline:
             target = self._inline_target(parent, top_level)
         else:

@@ -47,8 +47,15 @@ def test_whitespace_between_unwrapped_elements_still_separates_their_words() -> 
     # Found by hypothesis: the no-break space alone was dropped, joining "0" and "1" as "01".
     assert render("<span>0</span><span>&nbsp;<span>1</span></span>") == "<p>0 1</p>"
     assert render("<span>one</span> <span>two</span>") == "<p>one two</p>"
-    # Whitespace with no paragraph open starts none.
+    assert render("<b>a</b> <i>b</i>") == "<p><b>a</b> <i>b</i></p>"
+    # One space is enough; whitespace with no paragraph open starts none.
+    assert render("<span>news </span>\n<span>two</span>") == "<p>news two</p>"
     assert render(" <p>text</p> ") == "<p>text</p>"
+
+
+def test_text_after_a_figures_image_stays_after_it() -> None:
+    html = render("<figure><b>x</b><img src='http://e.com/i.jpg'> <i>y</i></figure>")
+    assert html.index("<b>x</b>") < html.index("<img") < html.index("<i>y</i>")
 
 
 def test_orphan_list_items_get_a_list() -> None:
