@@ -44,6 +44,10 @@ _TAG_GROUP_OF: dict[str, int] = {
 _NO_GROUP = len(_TAG_GROUPS)
 _GROUP_TABLE = np.eye(len(_TAG_GROUPS), len(_TAG_GROUPS) + 1)
 
+# Shared by every page: freeze them so no caller can change them by accident.
+for _table in (_CHARACTER_TABLE, _SENTENCE_END_TABLE, _HINT_TABLE, _GROUP_TABLE):
+    _table.setflags(write=False)
+
 FEATURE_NAMES: tuple[str, ...] = (
     "log_words",
     "log_chars",

@@ -19,8 +19,11 @@ MODEL_FORMAT_VERSION = 1
 
 @dataclass(frozen=True)
 class _Layout:
-    """All trees' nodes in one index space for the walk: node k of tree t (heap order, leaves
-    after the internal nodes) is `t * (2 * 2**depth - 1) + k`, so a step is a few gathers."""
+    """The model's trees as flat arrays, laid out once for a vectorised walk.
+
+    All trees' nodes share one index space: node k of tree t (heap order, leaves after the
+    internal nodes) is `t * (2 * 2**depth - 1) + k`, so a step is a few gathers.
+    """
 
     root_features: np.ndarray  # (trees,) feature index of each root
     root_thresholds: np.ndarray  # (trees,)
@@ -45,7 +48,7 @@ class _Layout:
         children[:, :internal] = own[:, :internal] + np.arange(internal, dtype=np.intp) + 1
         values = np.zeros((trees, size))
         values[:, internal:] = leaves
-        return cls(
+        layout = cls(
             root_features=np.ascontiguousarray(all_features[:, 0]),
             root_thresholds=np.ascontiguousarray(all_thresholds[:, 0]),
             root_children=np.ascontiguousarray(children[:, 0]),
@@ -54,6 +57,10 @@ class _Layout:
             children=children.ravel(),
             values=values.ravel(),
         )
+        # The loaded model is shared by every page: its arrays must never change.
+        for array in vars(layout).values():
+            array.setflags(write=False)
+        return layout
 
 
 @dataclass(frozen=True)
