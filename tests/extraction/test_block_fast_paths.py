@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from newscrawl.extraction import block_hints, parse_document
+from newscrawl.extraction import parse_document
 from newscrawl.extraction.block_features import (
     _PUNCTUATION,
     _SENTENCE_END,
@@ -19,21 +19,13 @@ from newscrawl.extraction.block_features import (
     _character_features,
     ancestor_flags,
 )
-from newscrawl.extraction.block_hints import TAG_FLAGS
 from newscrawl.extraction.block_scorer import BlockModel, load_block_model
 from newscrawl.extraction.builder import _html_elements
 from newscrawl.extraction.clean_html import _collapse_space
 from newscrawl.extraction.document import Document
+from tests.extraction.test_walk_arrays import _flags_by_climbing
 
 _TEXT_ALPHABET = "aAzZ .,;!?)'\"。！」）、Éé\u00a0\t\n😀\uffff\ud7ff"
-
-
-def _marker_flags_by_regex(marker: str) -> int:
-    """Reference: both patterns searched over the whole lower-cased marker."""
-    lowered = marker.lower()
-    negative = block_hints.NEGATIVE_HINT if block_hints._NEGATIVE_HINT.search(lowered) else 0
-    positive = block_hints.POSITIVE_HINT if block_hints._POSITIVE_HINT.search(lowered) else 0
-    return negative | positive
 
 
 PAGE = (
@@ -45,18 +37,8 @@ PAGE = (
 )
 
 
-def _flags_by_climbing(element: lxml.html.HtmlElement | None) -> int:
-    flags = 0
-    while element is not None:
-        flags |= TAG_FLAGS.get(element.tag, 0)
-        class_name, element_id = element.get("class"), element.get("id")
-        if class_name or element_id:
-            flags |= _marker_flags_by_regex(f"{class_name or ''} {element_id or ''}")
-        element = element.getparent()
-    return flags
-
-
-def test_ancestor_flags_equal_a_climb_through_every_ancestor() -> None:
+def test_ancestor_flags_on_repeated_and_mixed_case_markers_equal_a_climb() -> None:
+    # Class and id are looked up apart, once per distinct value per page.
     document = parse_document(PAGE)
     nodes = [segment.node for segment in document.segments]
     expected = [_flags_by_climbing(segment.block) for segment in document.segments]
