@@ -102,6 +102,15 @@ def _collapse_space(text: str) -> str:
     return collapsed
 
 
+def _append_text(target: HtmlElement, text: str) -> None:
+    """Add text at the end of `target`'s content: after its last child, or as its text."""
+    if len(target):
+        last = target[-1]
+        last.tail = (last.tail or "") + text
+    else:
+        target.text = (target.text or "") + text
+
+
 def sanitise_url(value: str | None, *, base_url: str | None, image: bool = False) -> str | None:
     """Return an absolute (or plainly relative) http(s)/mailto URL, or None when unsafe."""
     if value is None:
@@ -142,6 +151,9 @@ class _CleanWriter:
         self.base_url = base_url
         self.root: HtmlElement = new_element("div")
         self._open_paragraph: HtmlElement | None = None
+        # The open paragraph, when whitespace between its inline parts still has to be written:
+        # only once something follows, so that no paragraph ends in a space.
+        self._space_pending_in: HtmlElement | None = None
         self._open_list: HtmlElement | None = None
         self._pre_depth = 0
 
@@ -150,12 +162,18 @@ class _CleanWriter:
         self._write_element(element, self.root, top_level=True, with_tail=False)
         self._open_paragraph = None
 
-    def _inline_target(self, parent: HtmlElement, top_level: bool) -> HtmlElement:
+    def _inline_target(
+        self, parent: HtmlElement, top_level: bool, *, spaced: bool = False
+    ) -> HtmlElement:
+        """Where inline content goes; `spaced` content brings its own leading whitespace."""
         if not top_level:
             return parent
         if self._open_paragraph is None:
             self._open_paragraph = new_element("p")
             parent.append(self._open_paragraph)
+        elif self._space_pending_in is self._open_paragraph and not spaced:
+            _append_text(self._open_paragraph, " ")
+        self._space_pending_in = None
         return self._open_paragraph
 
     def _list_target(self, parent: HtmlElement) -> HtmlElement:
@@ -183,18 +201,13 @@ class _CleanWriter:
             else:
                 before = paragraph.text
                 separated = not before or before[-1].isspace()  # empty: nothing to separate
-            if separated:
-                return
-            text = " "
+            if not separated:
+                self._space_pending_in = paragraph
+            return
         text = _XML_INCOMPATIBLE.sub(" ", text)
         if not self._pre_depth:
             text = _collapse_space(text)  # renders the same, reads better
-        target = self._inline_target(parent, top_level)
-        if len(target):
-            last = target[-1]
-            last.tail = (last.tail or "") + text
-        else:
-            target.text = (target.text or "") + text
+        _append_text(self._inline_target(parent, top_level, spaced=text[0].isspace()), text)
 
     def _write_children(self, element: HtmlElement, parent: HtmlElement, top_level: bool) -> None:
         self._write_text(element.text, parent, top_level)

@@ -48,6 +48,8 @@ def test_whitespace_between_unwrapped_elements_still_separates_their_words() -> 
     assert render("<span>0</span><span>&nbsp;<span>1</span></span>") == "<p>0 1</p>"
     assert render("<span>one</span> <span>two</span>") == "<p>one two</p>"
     assert render("<b>a</b> <i>b</i>") == "<p><b>a</b> <i>b</i></p>"
+    assert render("<b>a</b> <i>b</i> ") == "<p><b>a</b> <i>b</i></p>"
+    assert render("<b>a</b> <span> b</span>") == "<p><b>a</b> b</p>"
     # One space is enough; whitespace with no paragraph open starts none.
     assert render("<span>news </span>\n<span>two</span>") == "<p>news two</p>"
     assert render(" <p>text</p> ") == "<p>text</p>"
