@@ -47,6 +47,7 @@ _GROUP_TABLE = np.eye(len(_TAG_GROUPS), len(_TAG_GROUPS) + 1)
 # Shared by every page: freeze them so no caller can change them by accident.
 for _table in (_CHARACTER_TABLE, _SENTENCE_END_TABLE, _HINT_TABLE, _GROUP_TABLE):
     _table.setflags(write=False)
+del _table
 
 FEATURE_NAMES: tuple[str, ...] = (
     "log_words",
