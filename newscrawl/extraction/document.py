@@ -145,7 +145,7 @@ class Segment:
     block: lxml.html.HtmlElement  # nearest block-level element holding the text
     first_piece: int
     last_piece: int  # exclusive
-    node: int = -1  # walk index of `block` (see `Document.node_elements`)
+    node: int  # walk index of `block` (see `Document.node_elements`)
     text: str = ""
     tokens: list[str] | None = None  # lower-cased words, computed on first use
 
