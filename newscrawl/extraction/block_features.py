@@ -317,18 +317,12 @@ def ancestor_flags(document: Document, nodes: list[int]) -> list[int]:
         for step in reversed(chain):
             element = elements[step]
             flags = inherited | tag_flags.get(element.tag, 0)
-            class_name = element.get("class")
-            if class_name:
-                bits = value_flags.get(class_name)
-                if bits is None:
-                    bits = value_flags[class_name] = marker_flags(class_name)
-                flags |= bits
-            element_id = element.get("id")
-            if element_id:
-                bits = value_flags.get(element_id)
-                if bits is None:
-                    bits = value_flags[element_id] = marker_flags(element_id)
-                flags |= bits
+            for marker in (element.get("class"), element.get("id")):
+                if marker:
+                    bits = value_flags.get(marker)
+                    if bits is None:
+                        bits = value_flags[marker] = marker_flags(marker)
+                    flags |= bits
             known[step] = inherited = flags
         found.append(inherited)
     return found
