@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,9 @@ from newscrawl.pipelines.page_items import build_page_record
 from newscrawl.storage.engine import create_database_engine
 from newscrawl.storage.migrations import upgrade_database
 from newscrawl.storage.models import Article, Page, Template
+from newscrawl.storage.page_claims import AdvisoryPageClaims
 from newscrawl.storage.page_repository import upsert_page
+from tests.database_support import open_test_database
 from tests.pipelines.chain import PipelineChain, build_test_crawler
 from tests.pipelines.page_factory import build_page_item, build_story
 from tests.pipelines.test_sql_storage import reject_insert
@@ -207,31 +209,27 @@ def test_a_finished_flush_asks_the_engine_for_an_idle_check_at_once(database_url
     assert seen == {"after_group_flush": 1, "after_final_flush": 2, "articles": 7}
 
 
-class ClaimedElsewhere:
-    """Page claims as if another live worker held every pending page."""
-
-    is_shared = True
-
-    def claim_pages(self, page_ids: Any) -> set[int]:
-        return set()
-
-    def release_pages(self, page_ids: Any) -> None:
-        return None
-
-    def close(self) -> None:
-        return None
+@pytest.fixture
+def postgres_url(tmp_path: Path) -> Iterator[str]:
+    """A throw-away PostgreSQL database: only there do workers share claims."""
+    with open_test_database("postgresql", tmp_path) as url:
+        yield url
 
 
 def test_a_flush_blocked_by_another_worker_leaves_the_next_look_to_the_heartbeat(
-    database_url: str,
+    postgres_url: str,
 ) -> None:
     # Waking the engine at once would start the same fruitless flush again, in a busy loop.
     seen: dict[str, Any] = {}
+    other_engine = create_database_engine(postgres_url)
+    other_worker = AdvisoryPageClaims(other_engine)
 
     async def scenario(chain: PipelineChain) -> None:
         for number in range(2):
             await chain.process(build_page_item(SITE, "world", number))
-        chain.buffer.claims = ClaimedElsewhere()
+        # A second worker's connection holds every pending page, as a live peer would.
+        pending = [page.id for page in read_rows(chain, Page)]
+        seen["held_elsewhere"] = len(await asyncio.to_thread(other_worker.claim_pages, pending))
         with pytest.raises(DontCloseSpider):
             chain.buffer.on_spider_idle()
         seen["requests"] = await requests_after_flushes(chain)
@@ -240,8 +238,12 @@ def test_a_flush_blocked_by_another_worker_leaves_the_next_look_to_the_heartbeat
         await chain.wait_for_flushes()
         seen["statuses"] = {page.status for page in read_rows(chain, Page)}
 
-    chain = run_chain(database_url, scenario, NEWSCRAWL_NEIGHBOURS=5)
-    assert seen == {"requests": 0, "statuses": {"pending"}}
+    try:
+        chain = run_chain(postgres_url, scenario, NEWSCRAWL_NEIGHBOURS=5)
+    finally:
+        other_worker.close()
+        other_engine.dispose()
+    assert seen == {"held_elsewhere": 2, "requests": 0, "statuses": {"pending"}}
     assert chain.stat("newscrawl/neighbour_buffer/pages_claimed_elsewhere") >= 2
 
 
