@@ -8,7 +8,8 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint install clean
 
-$(STAMP): pyproject.toml
+# The editable install compiles the text walk (setup.py): a changed .pyx needs a reinstall.
+$(STAMP): pyproject.toml setup.py newscrawl/extraction/_text_walk.pyx
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
@@ -27,4 +28,5 @@ test: lint
 	$(PY) -m pytest
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
+	rm -f newscrawl/extraction/_text_walk.c newscrawl/extraction/_text_walk.*.so

@@ -8,6 +8,12 @@ from newscrawl.extraction.block_hints import HINT_BITS, TAG_FLAGS, marker_flags
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import Document, segment_tokens
 
+try:
+    # The compiled climb (built with the text walk, see setup.py): the same flags, faster.
+    from newscrawl.extraction._text_walk import ancestor_flags as _compiled_ancestor_flags
+except ImportError:  # not built, or built for another lxml: `_ancestor_flags` does the same job
+    _compiled_ancestor_flags = None  # type: ignore[assignment]
+
 # Full-width forms are what Chinese and Japanese text punctuates with.
 _PUNCTUATION = ".,;:!?、。，；：！？"
 _UPPER_SAMPLE = 200
@@ -300,6 +306,15 @@ def _character_features(texts: list[str], words: np.ndarray, out: np.ndarray) ->
 
 def ancestor_flags(document: Document, nodes: list[int]) -> list[int]:
     """`block_hints` flags of each walked element and all its ancestors, memoised by index."""
+    if _compiled_ancestor_flags is not None:
+        return _compiled_ancestor_flags(
+            document.node_elements, document.node_parents, nodes, TAG_FLAGS, marker_flags
+        )
+    return _ancestor_flags(document, nodes)
+
+
+def _ancestor_flags(document: Document, nodes: list[int]) -> list[int]:
+    """`ancestor_flags` in Python: the reference for the compiled twin in `_text_walk.pyx`."""
     elements = document.node_elements
     parents = document.node_parents
     tag_flags = TAG_FLAGS

@@ -10,6 +10,14 @@ import lxml.html
 
 from newscrawl.extraction.word_tokens import split_words
 
+try:
+    # The compiled walk (built by `pip install`, see setup.py): the same Document, faster.
+    from newscrawl.extraction._text_walk import index_text as _compiled_index_text
+except ImportError:  # not built, or built for another lxml: `_index_text` does the same job
+    _compiled_index_text = None  # type: ignore[assignment]
+# Whether parse_document uses the compiled walk rather than `_index_text`.
+COMPILED_WALK: bool = _compiled_index_text is not None
+
 # Containers whose text is never article text.
 SKIPPED_TAGS = frozenset(
     [
@@ -298,12 +306,16 @@ def _hoist_children(element: lxml.html.HtmlElement) -> None:
 def parse_document(html: str | bytes, *, url: str | None = None) -> Document:
     """Parse a page and index its visible text into pieces and blocks."""
     document = Document(tree=parse_tree(html), url=url, pieces=[], segments=[], piece_range={})
-    _index_text(document)
+    if _compiled_index_text is None or not _compiled_index_text(
+        document, SKIPPED_TAGS, BLOCK_TAGS, TextPiece, Segment
+    ):
+        _index_text(document)
     return document
 
 
 def _index_text(document: Document) -> None:
     """Walk the tree once, recording text pieces, block segments and subtree ranges."""
+    # The reference for the compiled twin in `_text_walk.pyx`, and the walk when it is not built.
     # One hot loop over every node: helpers and globals are bound locally, and counts are
     # kept in locals rather than asked of the lists.
     skipped_tags = SKIPPED_TAGS

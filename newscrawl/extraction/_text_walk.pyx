@@ -1,0 +1,423 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+"""Compiled twins of the extraction's per-node loops, reading libxml2's nodes directly."""
+
+# `index_text` is `document._index_text`, `ancestor_flags` is `block_features._ancestor_flags`.
+# Element proxies come from lxml's public C API (`elementFactory`), so what they return is
+# indistinguishable from the Python loops' results: same values, same element objects.
+# Only struct fields are read from libxml2 (headers only); every function called is lxml's,
+# resolved at import by `import_lxml__etree`, so nothing links against libxml2 itself.
+
+cimport cython
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memset
+
+cimport lxml.includes.etreepublic as cetree
+from lxml.includes cimport tree
+from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
+
+import lxml.etree
+
+cetree.import_lxml__etree()
+
+# The lxml this module was compiled against; its object layout must match the running one.
+BUILT_FOR_LXML: str = cetree.LXML_VERSION_STRING.decode("ascii")
+if BUILT_FOR_LXML.split(".")[0] != lxml.etree.__version__.split(".")[0]:
+    # A different lxml major may lay out its objects differently: refuse, the caller falls back.
+    raise ImportError(
+        f"_text_walk was built for lxml {BUILT_FOR_LXML}, running {lxml.etree.__version__}"
+    )
+
+cdef enum:
+    KIND_SKIPPED = 1
+    KIND_BLOCK = 2
+    KIND_ANCHOR = 4
+    # Tag names are interned in the document's dictionary, so a pointer-keyed table classifies
+    # each distinct name once per page; a full table only means classifying again.
+    TAG_SLOTS = 256
+
+
+cdef struct TagTable:
+    # Per distinct tag name: KIND_* bits in the text walk, block_hints flags in ancestor_flags.
+    const_xmlChar* names[TAG_SLOTS]
+    long kinds[TAG_SLOTS]
+
+
+cdef struct IntStack:
+    Py_ssize_t* items
+    Py_ssize_t size
+    Py_ssize_t capacity
+
+
+cdef int _push(IntStack* stack, Py_ssize_t value) except -1:
+    """Append to a growable C array."""
+    cdef Py_ssize_t capacity
+    cdef Py_ssize_t* items
+    if stack.size == stack.capacity:
+        capacity = stack.capacity * 2 if stack.capacity else 64
+        items = <Py_ssize_t*>realloc(stack.items, capacity * sizeof(Py_ssize_t))
+        if items is NULL:
+            raise MemoryError()
+        stack.items = items
+        stack.capacity = capacity
+    stack.items[stack.size] = value
+    stack.size += 1
+    return 0
+
+
+cdef int _classify(xmlNode* c_node, TagTable* table, skipped_tags, block_tags) except -1:
+    """The node's KIND_* bits, from the same `element.tag` string the Python walk tests."""
+    cdef const_xmlChar* name = c_node.name
+    cdef size_t slot
+    cdef size_t probe
+    cdef int kind
+    if cetree._getNs(c_node) is NULL:
+        slot = (<size_t>name >> 4) & (TAG_SLOTS - 1)
+        for probe in range(TAG_SLOTS):
+            if table.names[slot] == name:
+                return table.kinds[slot]
+            if table.names[slot] is NULL:
+                break
+            slot = (slot + 1) & (TAG_SLOTS - 1)
+        else:
+            return _kind_of(cetree.namespacedName(c_node), skipped_tags, block_tags)
+        kind = _kind_of(cetree.namespacedName(c_node), skipped_tags, block_tags)
+        table.names[slot] = name
+        table.kinds[slot] = kind
+        return kind
+    return _kind_of(cetree.namespacedName(c_node), skipped_tags, block_tags)
+
+
+cdef inline int _kind_of(tag, skipped_tags, block_tags) except -1:
+    """KIND_* bits for a tag string."""
+    cdef int kind = 0
+    if tag in skipped_tags:
+        kind |= KIND_SKIPPED
+    if tag in block_tags:
+        kind |= KIND_BLOCK
+    if tag == "a":
+        kind |= KIND_ANCHOR
+    return kind
+
+
+cdef inline bint _is_ascii_space(unsigned char c) noexcept nogil:
+    """The ASCII characters `str.isspace()` accepts (it also counts \\x1c-\\x1f)."""
+    return c == 32 or 9 <= c <= 13 or 28 <= c <= 31
+
+
+cdef int _text_run_state(xmlNode* c_node) noexcept nogil:
+    """The text lxml joins from `c_node` on: 0 empty or ASCII blank, 1 visible, 2 unsure."""
+    # Mirrors lxml's `_collectText`: consecutive text and CDATA nodes, XInclude markers skipped.
+    # Non-ASCII bytes may be Unicode spaces (NBSP...), so those runs are left to `str.isspace`.
+    cdef const unsigned char* text
+    cdef bint unsure = False
+    while c_node is not NULL:
+        if c_node.type == tree.XML_TEXT_NODE or c_node.type == tree.XML_CDATA_SECTION_NODE:
+            text = <const unsigned char*>c_node.content
+            if text is not NULL:
+                while text[0]:
+                    if text[0] >= 0x80:
+                        unsure = True
+                    elif not _is_ascii_space(text[0]):
+                        return 1
+                    text += 1
+        elif c_node.type != tree.XML_XINCLUDE_START and c_node.type != tree.XML_XINCLUDE_END:
+            break
+        c_node = c_node.next
+    return 2 if unsure else 0
+
+
+cdef inline bint _visible(text) except -1:
+    """The Python walk's test: `text and not text.isspace()`."""
+    return bool(text) and not text.isspace()
+
+
+cdef bint _has_href(xmlNode* c_node) except -1:
+    """`element.get("href") is not None`, reading the attribute list directly."""
+    cdef xmlAttr* attribute = c_node.properties
+    while attribute is not NULL:
+        if attribute.ns is NULL and _is_href(attribute.name):
+            return True
+        attribute = attribute.next
+    # Not set on the element, but a DTD default could supply it: ask lxml's `get`.
+    return cetree.attributeValueFromNsName(c_node, NULL, <const_xmlChar*>"href") is not None
+
+
+cdef inline bint _is_href(const_xmlChar* name) noexcept nogil:
+    """Whether a C attribute name is exactly `href`."""
+    return (
+        name[0] == c'h' and name[1] == c'r' and name[2] == c'e' and name[3] == c'f'
+        and name[4] == 0
+    )
+
+
+cdef inline bint _is_walked(xmlNode* c_node) noexcept nogil:
+    """Whether iterwalk yields the node: elements and entity references, not comments or PIs."""
+    return c_node.type == tree.XML_ELEMENT_NODE or c_node.type == tree.XML_ENTITY_REF_NODE
+
+
+cdef inline xmlNode* _first_child(xmlNode* c_node) noexcept nogil:
+    """First child iterwalk visits (`_findChildForwards(c_node, 0)`, comments and PIs skipped)."""
+    c_node = c_node.children
+    while c_node is not NULL and not _is_walked(c_node):
+        c_node = c_node.next
+    return c_node
+
+
+cdef inline xmlNode* _next_sibling(xmlNode* c_node) noexcept nogil:
+    """Next sibling iterwalk visits (`_nextElement`, comments and PIs skipped)."""
+    c_node = c_node.next
+    while c_node is not NULL and not _is_walked(c_node):
+        c_node = c_node.next
+    return c_node
+
+
+def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
+    """Fill `document` as `_index_text` does; False (document untouched) when it cannot."""
+    # Like iterwalk it passes over comments and processing instructions (their tails are not
+    # text to it either). It declines trees holding entity references, which iterwalk yields
+    # as `_Entity` nodes: libxml2's HTML parser makes none, so in practice it never declines.
+    cdef cetree._Element root = document.tree
+    cdef cetree._Document doc = root._doc
+    cdef xmlNode* c_node = root._c_node
+    cdef xmlNode* c_child
+    cdef TagTable table
+    cdef IntStack parents
+    cdef IntStack starts
+    cdef IntStack ends
+    cdef IntStack node_stack
+    cdef IntStack block_stack
+    cdef IntStack link_stack
+    cdef Py_ssize_t parent = -1
+    cdef Py_ssize_t node_count = 0
+    cdef Py_ssize_t piece_count = 0
+    cdef Py_ssize_t segment_count = 0
+    cdef Py_ssize_t start
+    cdef Py_ssize_t block_node
+    cdef int kind
+    cdef int state
+    cdef bint descend
+    cdef list pieces = []
+    cdef list segments = []
+    cdef dict piece_range = {}
+    cdef list node_elements = []
+    cdef list texts
+    cdef cetree._Element element
+    current = None
+    memset(&table, 0, sizeof(TagTable))
+    memset(&parents, 0, sizeof(IntStack))
+    memset(&starts, 0, sizeof(IntStack))
+    memset(&ends, 0, sizeof(IntStack))
+    memset(&node_stack, 0, sizeof(IntStack))
+    memset(&block_stack, 0, sizeof(IntStack))
+    memset(&link_stack, 0, sizeof(IntStack))
+    try:
+        while True:
+            # Start event for c_node.
+            if c_node.type != tree.XML_ELEMENT_NODE:  # an entity reference
+                return False
+            element = cetree.elementFactory(doc, c_node)
+            node_elements.append(element)
+            _push(&parents, parent)
+            _push(&starts, piece_count)
+            _push(&ends, 0)
+            _push(&node_stack, parent)
+            parent = node_count
+            node_count += 1
+            kind = _classify(c_node, &table, skipped_tags, block_tags)
+            descend = not (kind & KIND_SKIPPED)
+            if descend:
+                if kind & KIND_ANCHOR and _has_href(c_node):
+                    _push(&link_stack, <Py_ssize_t>c_node)
+                if kind & KIND_BLOCK:
+                    if current is not None:
+                        current.last_piece = piece_count
+                        segments.append(current)
+                        segment_count += 1
+                        current = None
+                    _push(&block_stack, parent)
+                state = _text_run_state(c_node.children)
+                if state:
+                    text = cetree.textOf(c_node)
+                    if state == 1 or _visible(text):
+                        if current is None:
+                            if block_stack.size == 0:
+                                raise IndexError("pop from empty list")
+                            block_node = block_stack.items[block_stack.size - 1]
+                            current = segment_type(
+                                segment_count, node_elements[block_node], piece_count, 0,
+                                block_node,
+                            )
+                        pieces.append(
+                            piece_type(text, element, link_stack.size > 0, current.index)
+                        )
+                        piece_count += 1
+            c_child = _first_child(c_node) if descend else NULL
+            while c_child is NULL:
+                # End event for c_node.
+                kind = _classify(c_node, &table, skipped_tags, block_tags)
+                if kind & KIND_BLOCK:
+                    if current is not None:
+                        current.last_piece = piece_count
+                        segments.append(current)
+                        segment_count += 1
+                        current = None
+                    if block_stack.size == 0:
+                        raise IndexError("pop from empty list")
+                    block_stack.size -= 1
+                elif (
+                    link_stack.size
+                    and link_stack.items[link_stack.size - 1] == <Py_ssize_t>c_node
+                ):
+                    link_stack.size -= 1
+                start = starts.items[parent]
+                ends.items[parent] = piece_count
+                if start != piece_count:
+                    piece_range[node_elements[parent]] = (start, piece_count)
+                node_stack.size -= 1
+                parent = node_stack.items[node_stack.size]
+                if parent < 0:
+                    break
+                state = _text_run_state(c_node.next)
+                if state:
+                    text = cetree.tailOf(c_node)
+                    if state == 1 or _visible(text):
+                        if current is None:
+                            if block_stack.size == 0:
+                                raise IndexError("pop from empty list")
+                            block_node = block_stack.items[block_stack.size - 1]
+                            current = segment_type(
+                                segment_count, node_elements[block_node], piece_count, 0,
+                                block_node,
+                            )
+                        pieces.append(
+                            piece_type(
+                                text, node_elements[parent], link_stack.size > 0, current.index
+                            )
+                        )
+                        piece_count += 1
+                c_child = _next_sibling(c_node)
+                if c_child is NULL:
+                    c_node = c_node.parent
+            if c_child is NULL:
+                break
+            c_node = c_child
+        if current is not None:
+            current.last_piece = piece_count
+            segments.append(current)
+        texts = [piece.text for piece in pieces]
+        for segment in segments:
+            # str.split() and the `\s+` pattern agree on what whitespace is; split is faster.
+            first = segment.first_piece
+            last = segment.last_piece
+            if last - first == 1:
+                segment.text = " ".join(texts[first].split())
+            else:
+                segment.text = " ".join(" ".join(texts[first:last]).split())
+        document.pieces = pieces
+        document.segments = segments
+        document.piece_range = piece_range
+        document.node_elements = node_elements
+        document.node_parents = [parents.items[index] for index in range(node_count)]
+        document.node_starts = [starts.items[index] for index in range(node_count)]
+        document.node_ends = [ends.items[index] for index in range(node_count)]
+        return True
+    finally:
+        free(parents.items)
+        free(starts.items)
+        free(ends.items)
+        free(node_stack.items)
+        free(block_stack.items)
+        free(link_stack.items)
+
+
+@cython.boundscheck(True)
+def ancestor_flags(list elements, list parents, list nodes, dict tag_flags, marker_flags):
+    """`block_features._ancestor_flags` over a Document's `node_elements` and `node_parents`."""
+    cdef Py_ssize_t count = len(parents)
+    cdef Py_ssize_t chain_size
+    cdef Py_ssize_t node
+    cdef Py_ssize_t step
+    cdef long inherited
+    cdef long flags
+    cdef long* known = NULL
+    cdef Py_ssize_t* chain = NULL
+    cdef xmlNode* c_node
+    cdef cetree._Element element
+    cdef TagTable table
+    cdef dict value_flags = {}
+    cdef list found = []
+    memset(&table, 0, sizeof(TagTable))
+    try:
+        known = <long*>malloc(max(count, 1) * sizeof(long))
+        chain = <Py_ssize_t*>malloc(max(count, 1) * sizeof(Py_ssize_t))
+        if known is NULL or chain is NULL:
+            raise MemoryError()
+        for node in range(count):
+            known[node] = -1
+        for item in nodes:
+            node = item
+            chain_size = 0
+            while node >= 0 and _known(known, count, node) < 0:
+                if chain_size == count:
+                    # Only a cycle in `parents` climbs this far (the Python loop never ends).
+                    raise ValueError("node_parents is not a tree")
+                chain[chain_size] = node
+                chain_size += 1
+                node = parents[node]
+            inherited = _known(known, count, node) if node >= 0 else 0
+            while chain_size:
+                chain_size -= 1
+                step = chain[chain_size]
+                element = elements[step]
+                c_node = element._c_node
+                flags = inherited | _tag_flags(c_node, &table, tag_flags)
+                marker = cetree.attributeValueFromNsName(c_node, NULL, <const_xmlChar*>"class")
+                if marker:
+                    flags |= _marker_bits(marker, value_flags, marker_flags)
+                marker = cetree.attributeValueFromNsName(c_node, NULL, <const_xmlChar*>"id")
+                if marker:
+                    flags |= _marker_bits(marker, value_flags, marker_flags)
+                known[step] = inherited = flags
+            found.append(inherited)
+        return found
+    finally:
+        free(known)
+        free(chain)
+
+
+cdef inline long _marker_bits(marker, dict value_flags, marker_flags) except? -1:
+    """`marker_flags(marker)`, memoised: raw class and id values repeat within a page."""
+    bits = value_flags.get(marker)
+    if bits is None:
+        bits = value_flags[marker] = marker_flags(marker)
+    return bits
+
+
+cdef inline long _known(long* known, Py_ssize_t count, Py_ssize_t node) except? -2:
+    """`known[node]` with the Python list's bounds check."""
+    if node >= count:
+        raise IndexError("list index out of range")
+    return known[node]
+
+
+cdef long _tag_flags(xmlNode* c_node, TagTable* table, dict tag_flags) except? -1:
+    """`tag_flags.get(element.tag, 0)`, looked up once per distinct tag name."""
+    cdef const_xmlChar* name = c_node.name
+    cdef size_t slot
+    cdef size_t probe
+    cdef long flags
+    if cetree._getNs(c_node) is NULL:
+        slot = (<size_t>name >> 4) & (TAG_SLOTS - 1)
+        for probe in range(TAG_SLOTS):
+            if table.names[slot] == name:
+                return table.kinds[slot]
+            if table.names[slot] is NULL:
+                break
+            slot = (slot + 1) & (TAG_SLOTS - 1)
+        else:
+            return tag_flags.get(cetree.namespacedName(c_node), 0)
+        flags = tag_flags.get(cetree.namespacedName(c_node), 0)
+        table.names[slot] = name
+        table.kinds[slot] = flags
+        return flags
+    return tag_flags.get(cetree.namespacedName(c_node), 0)

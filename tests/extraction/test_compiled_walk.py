@@ -1,0 +1,233 @@
+"""The compiled text walk is built, active, and fills Documents exactly as the Python walk does."""
+
+from __future__ import annotations
+
+import lxml.etree
+import lxml.html
+import pytest
+from hypothesis import given
+
+from newscrawl.extraction import block_features
+from newscrawl.extraction import document as document_module
+from newscrawl.extraction.block_hints import TAG_FLAGS, marker_flags
+from newscrawl.extraction.document import (
+    BLOCK_TAGS,
+    SKIPPED_TAGS,
+    Document,
+    Segment,
+    TextPiece,
+    parse_document,
+    parse_tree,
+)
+from tests.extraction.test_properties import PROPERTY_SETTINGS, html_pages
+
+TRICKY_PAGES = [
+    # Nested links: the parser splits them, a tail after the inner one stays in the outer.
+    "<p><a href=/o>out <b><a href=/i>in</a> after</b> end</a> tail</p>",
+    # Text after skipped subtrees, and inside them.
+    "<div>a<script>var x = '<p>no</p>';</script>tail one<style>p{}</style> tail two"
+    "<svg><text>hidden</text></svg>svg tail<select><option>o</option></select>sel tail</div>",
+    # Text directly in <html> and <body>, before and after the body.
+    "<html>top text<head><title>T</title></head>head tail<body>body text<p>p</p>after p"
+    "</body>after body</html>after html",
+    # CDATA-like markup, comments and processing instructions splitting text runs.
+    "<p>before<![CDATA[inside cdata]]>after</p><p>a<!-- c -->b<?pi x?>c</p>",
+    # A second root after `</html>`: its comments survive the comment stripping.
+    "<html><body><p>one</p></body></html><html><body>two<!-- c -->three<p>x<!--c-->y</p>"
+    "</body></html>",
+    # Entities, named, numeric and unknown.
+    "<p>&amp; &lt;tag&gt; &#106;&#x3c; &nbsp;&bogus; &copy; & alone</p>",
+    # Empty and missing hrefs, with and without a doctype.
+    "<!DOCTYPE html><p><a href>empty</a> <a href=''>quoted</a> <a name=x>named</a>"
+    " <a id=y href=/z>real</a> <A HREF=/up>upper</A></p>",
+    "<p><a href>empty</a> <a name=x>named</a></p>",
+    # <br> is a block: every line is its own segment.
+    "<p>line one<br>line two<br/>line three<br><b>bold</b> four</p>",
+    # Deep nesting.
+    "<div>" * 120 + "deep" + "<span>" * 120 + "deeper" + "</span>" * 120 + "</div>" * 120,
+    # Non-ASCII text, and whitespace that only str.isspace() knows about.
+    "<p>café naïve 中文 日本語</p><p>\u00a0</p><p>\u3000\u2028 </p><p>\u00a0x\u00a0</p>"
+    "<div>\u2003<span>\u00a0</span>\u00a0</div>",
+    # Whitespace-only pieces between blocks and inline elements.
+    "<div> <p> </p>\n\t<span> \r\n </span> <b>word</b> \n</div>",
+    # Odd tag names the HTML parser keeps as they are.
+    "<my-tag>custom</my-tag><svg:rect>prefixed</svg:rect><ns:a href=/x>pseudo link</ns:a>"
+    "<x_y>under</x_y>",
+    # Unclosed media and void elements whose content parse_tree hoists.
+    "<p>a<embed src=x>swallowed text<video>" + "long fallback " * 30 + "</p>",
+    # Class and id hints on blocks and their ancestors, empty and repeated values.
+    "<div class='Main content' id=wrap><nav class=menu><ul><li class=''>item</li></ul></nav>"
+    "<article id=story><p class='byline credit'>by A</p><p class=x id=''>text</p></article>"
+    "<table class=sidebar><tr><td id=Side>cell</td></tr></table><footer>f</footer></div>",
+    # Inline content with no block at all below <html>.
+    "plain text only",
+    "",
+    "<table><tr><td>cell <a href=/c>link</a> tail</td><td></td></tr></table>tail",
+]
+
+
+def walk_both(tree: lxml.html.HtmlElement) -> tuple[bool, Document, Document]:
+    """The same tree indexed by the compiled and by the Python walk."""
+    from newscrawl.extraction._text_walk import index_text
+
+    compiled = Document(tree=tree, url=None, pieces=[], segments=[], piece_range={})
+    python = Document(tree=tree, url=None, pieces=[], segments=[], piece_range={})
+    done = index_text(compiled, SKIPPED_TAGS, BLOCK_TAGS, TextPiece, Segment)
+    document_module._index_text(python)
+    return done, compiled, python
+
+
+def assert_same_document(compiled: Document, python: Document) -> None:
+    """Every field the walk fills is equal, and every element is the same proxy."""
+    assert len(compiled.pieces) == len(python.pieces)
+    for mine, theirs in zip(compiled.pieces, python.pieces, strict=True):
+        assert type(mine.text) is str and mine.text == theirs.text
+        assert mine.element is theirs.element
+        assert type(mine.in_link) is bool and mine.in_link is theirs.in_link
+        assert mine.segment == theirs.segment
+    assert len(compiled.segments) == len(python.segments)
+    for mine_segment, theirs_segment in zip(compiled.segments, python.segments, strict=True):
+        assert mine_segment.block is theirs_segment.block
+        assert (
+            mine_segment.index,
+            mine_segment.first_piece,
+            mine_segment.last_piece,
+            mine_segment.node,
+            mine_segment.text,
+            mine_segment.tokens,
+        ) == (
+            theirs_segment.index,
+            theirs_segment.first_piece,
+            theirs_segment.last_piece,
+            theirs_segment.node,
+            theirs_segment.text,
+            theirs_segment.tokens,
+        )
+    # Same keys in the same insertion order, each the same proxy, with the same ranges.
+    assert list(compiled.piece_range.values()) == list(python.piece_range.values())
+    for mine_key, theirs_key in zip(compiled.piece_range, python.piece_range, strict=True):
+        assert mine_key is theirs_key
+    assert len(compiled.node_elements) == len(python.node_elements)
+    for mine_element, theirs_element in zip(
+        compiled.node_elements, python.node_elements, strict=True
+    ):
+        assert mine_element is theirs_element
+    assert compiled.node_parents == python.node_parents
+    assert compiled.node_starts == python.node_starts
+    assert compiled.node_ends == python.node_ends
+
+
+def assert_same_walk(tree: lxml.html.HtmlElement) -> None:
+    done, compiled, python = walk_both(tree)
+    assert done
+    assert_same_document(compiled, python)
+
+
+def test_the_compiled_walk_is_built_and_active() -> None:
+    # A build that silently fell back to the Python walk must fail here, not just run slower.
+    from newscrawl.extraction import _text_walk
+
+    assert document_module.COMPILED_WALK
+    assert block_features._compiled_ancestor_flags is _text_walk.ancestor_flags
+    assert _text_walk.BUILT_FOR_LXML.split(".")[0] == lxml.etree.__version__.split(".")[0]
+
+
+@pytest.mark.parametrize("html", TRICKY_PAGES)
+def test_compiled_walk_equals_the_python_walk_on_tricky_pages(html: str) -> None:
+    assert_same_walk(parse_tree(html))
+
+
+@pytest.mark.parametrize("html", TRICKY_PAGES)
+def test_parse_document_gives_the_python_walks_document(html: str) -> None:
+    parsed = parse_document(html)
+    python = Document(tree=parsed.tree, url=None, pieces=[], segments=[], piece_range={})
+    document_module._index_text(python)
+    assert_same_document(parsed, python)
+
+
+def test_trees_built_by_hand_walk_alike() -> None:
+    # Shapes the HTML parser never makes: nested links, namespaced tags, CDATA, split text.
+    root = lxml.html.document_fromstring("<html><body><div>start</div></body></html>")
+    body = root.find("body")
+    outer = lxml.etree.SubElement(body, "a", href="/outer")
+    outer.text = "outer "
+    inner = lxml.etree.SubElement(outer, "a", href="")
+    inner.text = "inner"
+    inner.tail = " outer again"
+    outer.tail = "after links"
+    namespaced = lxml.etree.SubElement(body, "{urn:x}a", href="/ns")
+    namespaced.text = "namespaced"
+    namespaced_skip = lxml.etree.SubElement(body, "{urn:x}script")
+    namespaced_skip.text = "visible: the tag is not plain script"
+    cdata = lxml.etree.SubElement(body, "p")
+    cdata.text = lxml.etree.CDATA("cdata text")
+    split = lxml.etree.SubElement(body, "p")
+    split.text = "first half "
+    split.append(lxml.etree.Comment("c"))
+    split[0].tail = "second half"
+    lxml.etree.strip_tags(split, lxml.etree.Comment)  # leaves two adjacent text nodes
+    assert split.text == "first half second half"
+    assert_same_walk(root)
+
+
+def test_very_deep_trees_walk_alike() -> None:
+    root = lxml.html.document_fromstring("<html><body></body></html>")
+    parent = root.find("body")
+    for depth in range(3000):
+        parent = lxml.etree.SubElement(parent, "div" if depth % 2 else "a", href="/d")
+        parent.text = f"level {depth}" if depth % 3 else " "
+        parent.tail = "tail" if depth % 5 else None
+    assert_same_walk(root)
+
+
+def test_entity_references_are_declined_and_parse_falls_back() -> None:
+    root = lxml.html.document_fromstring("<html><body><p>a</p></body></html>")
+    root.find("body/p").append(lxml.etree.Entity("amp"))
+    done, compiled, python = walk_both(root)
+    assert not done
+    assert compiled.pieces == [] and compiled.node_elements == []
+    assert python.node_elements  # the Python walk handles it
+
+
+@PROPERTY_SETTINGS
+@given(html_pages)
+def test_compiled_walk_equals_the_python_walk_on_generated_pages(html: str) -> None:
+    assert_same_walk(parse_tree(html))
+
+
+def assert_same_ancestor_flags(document: Document) -> None:
+    """The compiled climb gives the Python climb's flags, from any order of nodes."""
+    from newscrawl.extraction._text_walk import ancestor_flags
+
+    every = list(range(len(document.node_parents)))
+    blocks = [segment.node for segment in document.segments]
+    for nodes in (every, every[::-1], blocks, blocks[::-1], [], [-1, 0, -5]):
+        expected = block_features._ancestor_flags(document, nodes)
+        found = ancestor_flags(
+            document.node_elements, document.node_parents, nodes, TAG_FLAGS, marker_flags
+        )
+        assert found == expected
+
+
+@pytest.mark.parametrize("html", TRICKY_PAGES)
+def test_compiled_ancestor_flags_equal_the_python_climb_on_tricky_pages(html: str) -> None:
+    assert_same_ancestor_flags(parse_document(html))
+
+
+def test_compiled_ancestor_flags_reject_what_the_python_climb_rejects() -> None:
+    from newscrawl.extraction._text_walk import ancestor_flags
+
+    document = parse_document("<p>x</p>")
+    beyond = [len(document.node_parents)]
+    with pytest.raises(IndexError):
+        block_features._ancestor_flags(document, beyond)
+    with pytest.raises(IndexError):
+        ancestor_flags(
+            document.node_elements, document.node_parents, beyond, TAG_FLAGS, marker_flags
+        )
+
+
+@PROPERTY_SETTINGS
+@given(html_pages)
+def test_compiled_ancestor_flags_equal_the_python_climb_on_generated_pages(html: str) -> None:
+    assert_same_ancestor_flags(parse_document(html))
