@@ -8,8 +8,8 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint install clean
 
-# The editable install compiles the text walk (setup.py): a changed .pyx needs a reinstall.
-$(STAMP): pyproject.toml setup.py newscrawl/extraction/_text_walk.pyx
+# The editable install compiles the extraction loops (setup.py): a changed .pyx needs a reinstall.
+$(STAMP): pyproject.toml setup.py $(wildcard newscrawl/extraction/*.pyx)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
@@ -29,4 +29,4 @@ test: lint
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
-	rm -f newscrawl/extraction/_text_walk.c newscrawl/extraction/_text_walk.*.so
+	rm -f newscrawl/extraction/_*.c newscrawl/extraction/_*.so

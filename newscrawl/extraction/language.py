@@ -15,6 +15,12 @@ from itertools import repeat
 
 from lxml.html import HtmlElement
 
+try:
+    # Built with the metadata scan (see setup.py): the same text, read in one C walk.
+    from newscrawl.extraction._metadata_scan import body_text_sample as _compiled_body_text
+except ImportError:  # not built, or built for another lxml: the Python walk does the same job
+    _compiled_body_text = None  # type: ignore[assignment]
+
 # Tags like "und" (undetermined) or "mul" say nothing about the page.
 _NON_LANGUAGES = frozenset({"und", "mul", "zxx", "mis", "xx"})
 _LANGUAGE_TAG = re.compile(r"^\s*([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*\s*$")
@@ -119,7 +125,6 @@ def read_declared_language(
 
 def _dominant_script_language(sample: str) -> str | None:
     scripts: Counter[str] = Counter()
-    letters = sum(map(str.isalpha, sample))  # map runs the test in C, a generator would not
     # Latin and its extensions are left to the stop-word profiles; look only past them.
     for char in _BEYOND_LATIN.findall(sample):
         if not char.isalpha():
@@ -129,6 +134,11 @@ def _dominant_script_language(sample: str) -> str | None:
             if name.startswith(script):
                 scripts[script] += 1
                 break
+    if not scripts:
+        # No letter of a listed script: no share below can reach its threshold, so the letter
+        # count (the costly part on the many Latin pages) is not needed.
+        return None
+    letters = sum(map(str.isalpha, sample))  # map runs the test in C, a generator would not
     if not letters:
         return None
     # Japanese mixes kanji with kana, so any real share of kana means Japanese.
@@ -174,7 +184,17 @@ def detect_text_language(text: str) -> str | None:
 
 
 def _read_body_text(tree: HtmlElement) -> str:
+    """The body's visible text, read until a sample's worth (`_SAMPLE_CHARS`) is gathered."""
     root = tree.getroottree().getroot()
+    if _compiled_body_text is not None:
+        found = _compiled_body_text(root, _NO_TEXT_TAGS, _SAMPLE_CHARS)
+        if found is not None:
+            return found
+    return _read_body_text_python(root)
+
+
+def _read_body_text_python(root: HtmlElement) -> str:
+    """`_read_body_text` by walking the tree in Python: the reference for the compiled one."""
     body = root.find("body")
     node = body if body is not None else root
     parts: list[str] = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from email.utils import parsedate_to_datetime
@@ -21,6 +21,14 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from newscrawl.extraction.language import detect_language
+
+try:
+    # The compiled scan (built by `pip install`, see setup.py): the same elements, one walk.
+    from newscrawl.extraction._metadata_scan import scan_elements as _compiled_scan
+except ImportError:  # not built, or built for another lxml: the searches below do the same job
+    _compiled_scan = None  # type: ignore[assignment]
+# Whether extract_metadata finds its elements with the compiled scan.
+COMPILED_SCAN: bool = _compiled_scan is not None
 
 _ARTICLE_TYPES = frozenset(
     {
@@ -85,7 +93,11 @@ _ISO_DATE = re.compile(
     r"\s*(Z|[+-]\d{2}:?\d{2})?)?"
 )
 _WHITESPACE = re.compile(r"\s+")
-_BYLINE_MARKER = re.compile(r"byline|author|writer|contributor|reporter")
+_JSONLD_WRAPPER = re.compile(r"^\s*(?:<!--|<!\[CDATA\[)|(?:-->|\]\]>)\s*$")
+_JSONLD_WRAPPER_OPENINGS = ("<!--", "<![CDATA[")
+_JSONLD_WRAPPER_CLOSINGS = ("-->", "]]>")
+_BYLINE_MARKERS = ("byline", "author", "writer", "contributor", "reporter")
+_BYLINE_MARKER = re.compile("|".join(_BYLINE_MARKERS))
 _BYLINE_TAGS = ("span", "div", "p", "a", "address", "li")
 # Compiled once (`root.xpath(text)` compiles on every call). Selecting the attribute nodes and
 # then their elements is faster in libxml2 than testing attributes on every element.
@@ -122,6 +134,20 @@ TagIndex = dict[str, list[HtmlElement]]
 
 
 @dataclass(frozen=True)
+class MarkedElements:
+    """The elements metadata looks for, from one walk of the page (`scan_elements`)."""
+
+    tags: TagIndex
+    # Elements with rel or itemprop "author", in document order, once each.
+    authors: list[HtmlElement]
+    # Elements with itemprop "datePublished" and `<time pubdate>`, in document order.
+    dates: list[HtmlElement]
+    # `_BYLINE_TAGS` elements whose class or id may hold a byline marker: a superset of those
+    # `_is_byline_marker` accepts (it still decides), in document order.
+    bylines: list[HtmlElement]
+
+
+@dataclass(frozen=True)
 class PageMetadata:
     """What the page says about its article, apart from the article text."""
 
@@ -138,7 +164,8 @@ class PageMetadata:
 def extract_metadata(tree: HtmlElement, url: str | None) -> PageMetadata:
     """Read the headline, date, authors, language, canonical URL and top image of a page."""
     root = tree.getroottree().getroot()
-    tags = index_tags(root)
+    marked = scan_elements(root)
+    tags = marked.tags if marked is not None else index_tags(root)
     metas = read_meta_tags(root, tags=tags)
     articles = list(_iter_jsonld_articles(root, tags=tags))
     site_name = _first_text(metas.get("og:site_name"), metas.get("application-name"))
@@ -150,14 +177,33 @@ def extract_metadata(tree: HtmlElement, url: str | None) -> PageMetadata:
     )
     return PageMetadata(
         title=find_headline(root, metas, articles, site_name, tags=tags),
-        published=find_published_date(root, metas, articles, url or canonical_url, tags=tags),
-        authors=find_authors(root, metas, articles, site_name),
+        published=find_published_date(
+            root,
+            metas,
+            articles,
+            url or canonical_url,
+            tags=tags,
+            marked=marked.dates if marked is not None else None,
+        ),
+        authors=find_authors(root, metas, articles, site_name, marked=marked),
         language=detect_language(root, meta_elements=tags["meta"]),
         canonical_url=canonical_url,
         image_url=image_url,
         image_caption=image_caption,
         site_name=site_name,
     )
+
+
+def scan_elements(root: HtmlElement) -> MarkedElements | None:
+    """What metadata's element searches find, from one compiled walk; None without it.
+
+    None also when the compiled scan declines the page (shapes the HTML parser never makes):
+    the callers then search as before.
+    """
+    if _compiled_scan is None:
+        return None
+    found = _compiled_scan(root, _INDEXED_TAGS, _BYLINE_TAGS, _BYLINE_MARKERS)
+    return MarkedElements(*found) if found is not None else None
 
 
 def index_tags(root: HtmlElement) -> TagIndex:
@@ -209,8 +255,11 @@ def _first_text(*candidates: list[str] | str | None) -> str | None:
 
 def _load_jsonld(text: str) -> Any:
     text = text.strip()
-    # Publishers wrap the JSON in comments or CDATA to hide it from old browsers.
-    text = re.sub(r"^\s*(?:<!--|<!\[CDATA\[)|(?:-->|\]\]>)\s*$", "", text).strip()
+    # Publishers wrap the JSON in comments or CDATA to hide it from old browsers. On stripped
+    # text the pattern can only match at either end; scanning every position costs more than
+    # the JSON parse, so it runs only when an end shows a wrapper.
+    if text.startswith(_JSONLD_WRAPPER_OPENINGS) or text.endswith(_JSONLD_WRAPPER_CLOSINGS):
+        text = _JSONLD_WRAPPER.sub("", text).strip()
     if not text:
         return None
     try:
@@ -415,7 +464,10 @@ def find_headline(
         *(h1.text_content() for h1 in tags["h1"][:_MAX_H1]),
     ]
     candidates: list[str] = []
-    for raw in raw_candidates:
+    # og:title, twitter:title and the JSON-LD headline are often one string: a repeat would
+    # only become a repeated candidate, and a repeat never beats its first (ties keep the
+    # earlier one), so each string is cleaned and scored once.
+    for raw in dict.fromkeys(raw_candidates):
         text = _clean_text(html.unescape(raw))
         if not text or len(text) <= 3:
             continue
@@ -496,8 +548,12 @@ def find_published_date(
     url: str | None,
     *,
     tags: TagIndex | None = None,
+    marked: list[HtmlElement] | None = None,
 ) -> datetime | None:
-    """Return the publish date from JSON-LD, meta tags, `<time>`, the URL, else htmldate."""
+    """Return the publish date from JSON-LD, meta tags, `<time>`, the URL, else htmldate.
+
+    `marked`, when the caller has it, is `MarkedElements.dates` (with `tags`).
+    """
     for article in articles:
         for key in ("datePublished", "dateCreated", "uploadDate"):
             value = article.get(key)
@@ -514,8 +570,9 @@ def find_published_date(
         marked, times = _MARKED_DATES(root), list(root.iter("time"))
     else:
         times = tags["time"]
-        pubdate = any(stamp.get("pubdate") is not None for stamp in times)
-        marked = _MARKED_DATES(root) if pubdate else _ITEMPROP_DATES(root)
+        if marked is None:
+            pubdate = any(stamp.get("pubdate") is not None for stamp in times)
+            marked = _MARKED_DATES(root) if pubdate else _ITEMPROP_DATES(root)
     for element in [*marked, *times]:
         value = element.get("datetime") or element.get("content")
         if value is None and element.tag == "time":
@@ -590,22 +647,34 @@ def _has_digit(text: str) -> bool:
     return any(char.isdigit() for char in text)
 
 
-def _byline_elements(root: HtmlElement) -> Iterator[HtmlElement]:
+def _byline_elements(
+    root: HtmlElement, marked: MarkedElements | None = None
+) -> Iterator[HtmlElement]:
     """Yield elements marked as a byline, lazily: the caller stops at the first good one."""
-    marked: set[HtmlElement] = set()
-    for attribute in _AUTHOR_ATTRIBUTES(root):
-        element = attribute.getparent()
-        if element not in marked:  # an element may say "author" in both attributes
-            marked.add(element)
+    if marked is not None:
+        yield from marked.authors
+        candidates: Iterable[HtmlElement] = marked.bylines
+    else:
+        seen: set[HtmlElement] = set()
+        for attribute in _AUTHOR_ATTRIBUTES(root):
+            element = attribute.getparent()
+            if element not in seen:  # an element may say "author" in both attributes
+                seen.add(element)
+                yield element
+        candidates = root.iter(*_BYLINE_TAGS)
+    for element in candidates:
+        if _is_byline_marker(element):
             yield element
-    for element in root.iter(*_BYLINE_TAGS):
-        # Byte names skip lxml's encoding of the name on each of these many calls.
-        class_name, element_id = element.get(b"class"), element.get(b"id")
-        if class_name is None and element_id is None:
-            continue  # most elements: nothing to match, skip the string work
-        marker = f"{class_name or ''} {element_id or ''}".lower()
-        if _BYLINE_MARKER.search(marker) and not _BYLINE_NOISE_CLASS.search(marker):
-            yield element
+
+
+def _is_byline_marker(element: HtmlElement) -> bool:
+    """Whether the element's class or id names a byline (and not a comment, photo...)."""
+    # Byte names skip lxml's encoding of the name on each of these many calls.
+    class_name, element_id = element.get(b"class"), element.get(b"id")
+    if class_name is None and element_id is None:
+        return False  # most elements: nothing to match, skip the string work
+    marker = f"{class_name or ''} {element_id or ''}".lower()
+    return bool(_BYLINE_MARKER.search(marker)) and not _BYLINE_NOISE_CLASS.search(marker)
 
 
 def find_authors(
@@ -613,6 +682,8 @@ def find_authors(
     metas: dict[str, list[str]],
     articles: list[dict[str, Any]],
     site_name: str | None = None,
+    *,
+    marked: MarkedElements | None = None,
 ) -> list[str]:
     """Return author names from JSON-LD, then meta tags, then a byline in the markup."""
     publisher = (site_name or "").lower()
@@ -626,7 +697,7 @@ def find_authors(
         names = [n for raw in raws for n in clean_author_names(raw) if n.lower() != publisher]
         if names:
             return _dedupe(names)
-    for element in _byline_elements(root):
+    for element in _byline_elements(root, marked):
         itemprop_name = element.find('.//*[@itemprop="name"]')
         source = itemprop_name if itemprop_name is not None else element
         text = source.get("content") or source.text_content()

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import lxml.html
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from newscrawl.extraction.language import (
     detect_language,
@@ -55,8 +59,17 @@ def test_detect_text_language_returns_none_when_unclear(text: str) -> None:
 
 @pytest.mark.parametrize(
     ("tag", "expected"),
-    [("en-US", "en"), ("pt_BR", "pt"), ("DE", "de"), (" fr ", "fr"), ("und", None),
-     ("", None), (None, None), ("english", None), ("x-klingon", None)],
+    [
+        ("en-US", "en"),
+        ("pt_BR", "pt"),
+        ("DE", "de"),
+        (" fr ", "fr"),
+        ("und", None),
+        ("", None),
+        (None, None),
+        ("english", None),
+        ("x-klingon", None),
+    ],
 )
 def test_normalise_language_tag(tag: str | None, expected: str | None) -> None:
     assert normalise_language_tag(tag) == expected
@@ -69,8 +82,10 @@ def test_declared_language_wins_over_content() -> None:
 
 @pytest.mark.parametrize(
     "head",
-    ['<meta http-equiv="Content-Language" content="fr-FR">',
-     '<meta property="og:locale" content="fr_FR">'],
+    [
+        '<meta http-equiv="Content-Language" content="fr-FR">',
+        '<meta property="og:locale" content="fr_FR">',
+    ],
 )
 def test_declared_language_from_meta(head: str) -> None:
     tree = lxml.html.document_fromstring(f"<html><head>{head}</head><body><p>x</p></body></html>")
@@ -89,3 +104,58 @@ def test_explicit_text_is_used_when_the_page_declares_nothing() -> None:
     tree = lxml.html.document_fromstring("<html><body><p>menu</p></body></html>")
     assert detect_language(tree, text=SAMPLES["it"]) == "it"
     assert detect_language(SAMPLES["nl"]) == "nl"
+
+
+def _script_language_counting_letters_first(sample: str) -> str | None:
+    """The script test as first written: letters counted before looking at any script."""
+    from collections import Counter
+
+    from newscrawl.extraction.language import _SCRIPT_LANGUAGES, _arabic_script_language
+
+    scripts: Counter[str] = Counter()
+    letters = sum(map(str.isalpha, sample))
+    for char in sample:
+        if ord(char) <= 0x36F or not char.isalpha():
+            continue
+        name = unicodedata.name(char, "")
+        for script, _ in _SCRIPT_LANGUAGES:
+            if name.startswith(script):
+                scripts[script] += 1
+                break
+    if not letters:
+        return None
+    if scripts["HIRAGANA"] + scripts["KATAKANA"] >= 0.1 * letters:
+        return "ja"
+    for script, language in _SCRIPT_LANGUAGES:
+        if scripts[script] >= 0.4 * letters:
+            return _arabic_script_language(sample) if language == "ar" else language
+    return None
+
+
+@pytest.mark.parametrize(
+    "sample",
+    [
+        *SAMPLES.values(),
+        "",
+        "123 456 !!",
+        "Ελληνικά κείμενα εδώ",
+        "Latin text with one Greek word: λόγος",
+        "日本語のテキスト",
+        "中文新闻 and English",
+        "한국어 뉴스",
+        "ـــ ١٢٣",  # Arabic tatweel and digits: past Latin, but no letters
+        "Ωmega " * 3 + "latin " * 20,
+    ],
+)
+def test_script_test_skips_counting_letters_only_when_the_answer_is_none(sample: str) -> None:
+    from newscrawl.extraction.language import _dominant_script_language
+
+    assert _dominant_script_language(sample) == _script_language_counting_letters_first(sample)
+
+
+@settings(deadline=None, max_examples=200)
+@given(st.text(max_size=80))
+def test_script_test_matches_counting_letters_first_on_any_text(sample: str) -> None:
+    from newscrawl.extraction.language import _dominant_script_language
+
+    assert _dominant_script_language(sample) == _script_language_counting_letters_first(sample)
