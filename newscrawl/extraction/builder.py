@@ -128,40 +128,63 @@ def _remaining_text(document: Document, index: int) -> str:
 def _html_elements(
     document: Document, kept: list[int], *, paragraphs_by_index: dict[int, str]
 ) -> list[lxml.html.HtmlElement]:
-    """Kept blocks as elements; a block that also holds rejected text becomes a plain `<p>`."""
-    kept_set = set(kept)
-    fully_kept: dict[lxml.html.HtmlElement, bool] = {}
-    for segment in document.segments:
-        block = segment.block
-        inside = segment.index in kept_set
-        fully_kept[block] = fully_kept.get(block, True) and inside
-    # Segments own consecutive pieces in order, so the pieces of a subtree belong to one run of
-    # segments: it is all kept when the kept ones in it are as many as the run is long.
-    kept_sorted = sorted(kept_set)
+    """Kept blocks as elements; a block that also holds rejected text becomes a plain `<p>`.
+
+    No element is inside another: a block's kept descendants go when the block comes.
+    """
+    # Walk indices (`Segment.node`) stand in for elements: int sets and a climb over the parent
+    # array instead of hashing elements and creating a proxy for every ancestor.
+    segments = document.segments
     pieces = document.pieces
+    parents = document.node_parents
+    starts = document.node_starts
+    ends = document.node_ends
+    kept_set = set(kept)
+    kept_sorted = sorted(kept_set)
     elements: list[lxml.html.HtmlElement] = []
-    emitted: set[lxml.html.HtmlElement] = set()
+    element_nodes: list[int] = []  # walk index of each element, -1 for a made-up paragraph
+    last_node = -1  # the latest-walked block in `elements`
+    emitted: set[int] = set()
     for index in kept:
-        block = document.segments[index].block
-        if block in emitted:
+        segment = segments[index]
+        node = segment.node
+        if node in emitted:
             continue
-        start, end = document.piece_range.get(block, (0, 0))
-        nested_ok = True
+        block = segment.block
+        start, end = starts[node], ends[node]
         if start < end:
+            # Segments own consecutive pieces in order, so the pieces of a subtree belong to one
+            # run of segments: it is all kept when the kept ones in it are as many as the run is
+            # long. That covers every segment of the block itself too (they lie in the run).
             first, last = pieces[start].segment, pieces[end - 1].segment
-            kept_in_run = bisect_right(kept_sorted, last) - bisect_left(kept_sorted, first)
-            nested_ok = kept_in_run == last - first + 1
-        if block.tag not in ("body", "html", "br") and fully_kept[block] and nested_ok:
-            if not any(ancestor in emitted for ancestor in block.iterancestors()):
+            whole = bisect_right(kept_sorted, last) - bisect_left(kept_sorted, first)
+            whole_kept = whole == last - first + 1
+        else:  # a block without text of its own in its subtree: only its own segments count
+            whole_kept = all(s.index in kept_set for s in segments if s.node == node)
+        if whole_kept and block.tag not in ("body", "html", "br"):
+            ancestor = parents[node]
+            while ancestor >= 0 and ancestor not in emitted:
+                ancestor = parents[ancestor]
+            if ancestor < 0:
+                if node < last_node:
+                    # Blocks already taken may lie inside this one (a <p> before its <div>'s
+                    # tail text). Inside means walked later and starting before its end: taken
+                    # blocks have text, so one after the subtree starts at its end or later.
+                    for i in reversed(range(len(element_nodes))):
+                        if element_nodes[i] > node and starts[element_nodes[i]] < end:
+                            del elements[i], element_nodes[i]
                 elements.append(block)
-            emitted.add(block)
+                element_nodes.append(node)
+                last_node = max(last_node, node)
+            emitted.add(node)
         else:
             paragraph = new_element("p")
             paragraph.text = _CONTROL_CHARACTERS.sub("", paragraphs_by_index[index])
             elements.append(paragraph)
+            element_nodes.append(-1)
     return elements
 
 
 def _render_html(elements: list[lxml.html.HtmlElement], base_url: str | None) -> str:
-    """Safe HTML of the chosen elements."""
-    return render_clean_html(elements, base_url=base_url) if elements else ""
+    """Safe HTML of `_html_elements`' elements (none inside another)."""
+    return render_clean_html(elements, base_url=base_url, outermost=True) if elements else ""

@@ -70,6 +70,29 @@ _XML_INCOMPATIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\u
 _NUMBER = re.compile(r"^\d{1,5}%?$")
 _LAZY_SOURCES = ("data-src", "data-original", "data-lazy-src", "data-url")
 
+# What the writer does with an element, by kind of tag.
+_INVISIBLE, _VISIBLE_DROPPED, _KEPT, _BLOCK, _UNWRAPPED = range(5)
+
+
+def _classify_tag(tag: str) -> tuple[int, str]:
+    """The writer's handling of a tag, and the tag it is written as."""
+    tag = tag.lower()
+    tag = RENAMED_TAGS.get(tag, tag)
+    if tag in DROPPED_TAGS or "{" in tag or ":" in tag:
+        # Dropped and foreign-namespace (svg, math) elements: only the tail survives.
+        return (_INVISIBLE if tag in _INVISIBLE_TAGS else _VISIBLE_DROPPED), tag
+    if tag in KEPT_TAGS:
+        return _KEPT, tag
+    return (_BLOCK if tag in BLOCK_TAGS else _UNWRAPPED), tag
+
+
+# Every known tag's handling looked up once: one dict probe per element instead of a chain of
+# set tests. Tags not listed (unknown or upper-case ones) are classified as they come.
+_TAG_ACTIONS: dict[str, tuple[int, str]] = {
+    tag: _classify_tag(tag)
+    for tag in (*KEPT_TAGS, *RENAMED_TAGS, *DROPPED_TAGS, *BLOCK_TAGS, "span", "font", "u")
+}
+
 
 def _build_output_parser() -> lxml.html.HTMLParser:
     """A parser whose elements are all `HtmlElement`, looked up in C.
@@ -204,74 +227,96 @@ class _CleanWriter:
             if not separated:
                 self._space_pending_in = paragraph
             return
-        text = _XML_INCOMPATIBLE.sub(" ", text)
-        if not self._pre_depth:
-            text = _collapse_space(text)  # renders the same, reads better
-        _append_text(self._inline_target(parent, top_level, spaced=text[0].isspace()), text)
+        # Printable text has no character lxml refuses and no whitespace but plain spaces:
+        # without a double space it is already collapsed. That is most text, and both checks
+        # cost far less than the substitution and the split.
+        if not text.isprintable() or "  " in text:
+            text = _XML_INCOMPATIBLE.sub(" ", text)
+            if not self._pre_depth:
+                text = _collapse_space(text)  # renders the same, reads better
+        target = parent
+        if top_level:
+            target = self._inline_target(parent, True, spaced=text[0].isspace())
+        # `_append_text`, inlined: this runs for every text and tail written.
+        if len(target):
+            last = target[-1]
+            last.tail = (last.tail or "") + text
+        else:
+            target.text = (target.text or "") + text
 
     def _write_children(self, element: HtmlElement, parent: HtmlElement, top_level: bool) -> None:
-        self._write_text(element.text, parent, top_level)
+        text = element.text
+        if text:
+            self._write_text(text, parent, top_level)
+        write_element = self._write_element
         for child in element:
-            self._write_element(child, parent, top_level)
+            write_element(child, parent, top_level)
 
     def _write_element(
         self, element: HtmlElement, parent: HtmlElement, top_level: bool, with_tail: bool = True
     ) -> None:
-        tag = element.tag.lower() if isinstance(element.tag, str) else None
-        if tag is not None:
-            tag = RENAMED_TAGS.get(tag, tag)
-        if tag is None or tag in DROPPED_TAGS or "{" in tag or ":" in tag:
-            # Comments, processing instructions, dropped and foreign-namespace (svg, math)
-            # elements: only the tail survives. A dropped element that showed text (a button,
-            # an svg label) still separated the words around it.
-            if tag is not None and tag not in _INVISIBLE_TAGS:
-                self._write_text(" ", parent, top_level)
-        elif tag in KEPT_TAGS:
+        raw_tag = element.tag
+        if isinstance(raw_tag, str):
+            kind, tag = _TAG_ACTIONS.get(raw_tag) or _classify_tag(raw_tag)
+        else:
+            kind, tag = _INVISIBLE, ""  # comments and processing instructions
+        if kind == _KEPT:
             self._write_kept(element, tag, parent, top_level)
-        elif tag in BLOCK_TAGS:
+        elif kind == _UNWRAPPED:
+            self._write_children(element, parent, top_level)  # span, font, u...: unwrapped
+        elif kind == _BLOCK:
             if top_level:
                 self._open_paragraph = None
             self._write_children(element, parent, top_level)
             if top_level:
                 self._open_paragraph = None
-        else:
-            self._write_children(element, parent, top_level)  # span, font, u...: unwrapped
+        elif kind == _VISIBLE_DROPPED:
+            # Only the tail of a dropped element survives, but one that showed text (a button,
+            # an svg label) still separated the words around it.
+            self._write_text(" ", parent, top_level)
         if with_tail:
-            self._write_text(element.tail, parent, top_level)
+            tail = element.tail
+            if tail:
+                self._write_text(tail, parent, top_level)
 
     def _write_kept(
         self, element: HtmlElement, tag: str, parent: HtmlElement, top_level: bool
     ) -> None:
-        attributes = self._copy_attributes(element, tag)
-        if tag == "img" and "src" not in attributes:
-            return  # an image with no safe source is nothing but a broken box
+        if tag in ALLOWED_ATTRIBUTES:
+            attributes = self._copy_attributes(element, tag)
+            if tag == "img" and "src" not in attributes:
+                return  # an image with no safe source is nothing but a broken box
+        else:
+            attributes = None
         inline = tag in _INLINE_KEPT
         if tag == "img" and parent.tag == "figure":
             target = parent  # a figure's image needs no paragraph around it
             # Text after the image starts a new paragraph after it, not the one before it.
             self._open_paragraph = None
         elif inline:
-            target = self._inline_target(parent, top_level)
+            target = self._inline_target(parent, True) if top_level else parent
         else:
             if top_level:
                 self._open_paragraph = None
             target = parent
             if tag == "li" and top_level and parent.tag not in {"ul", "ol"}:
                 target = self._list_target(parent)
-        copy = new_element(tag)
-        for name, value in attributes.items():
-            copy.set(name, value)
+        # Attributes given at creation, in the allow-list's order, skip HtmlElement.set's Python.
+        copy = new_element(tag, attributes) if attributes else new_element(tag)
         target.append(copy)
-        if tag in {"img", "br"}:
+        if tag == "img" or tag == "br":
             return
         # Inside a text container loose text is fine; other blocks (ul, table, figure)
         # keep the top-level wrapping so text never sits bare beside block children.
         child_top_level = not inline and tag not in _TEXT_CONTAINERS
         saved = self._open_paragraph
         self._open_paragraph = None
-        self._pre_depth += tag == "pre"
-        self._write_children(element, copy, child_top_level)
-        self._pre_depth -= tag == "pre"
+        if tag == "pre":
+            self._pre_depth += 1
+            self._write_children(element, copy, child_top_level)
+            self._pre_depth -= 1
+        else:
+            self._write_children(element, copy, child_top_level)
         self._open_paragraph = saved if inline else None
         if not inline and top_level:
             copy.tail = "\n"
@@ -327,12 +372,19 @@ def _drop_nested(elements: Sequence[HtmlElement]) -> list[HtmlElement]:
     return kept
 
 
-def render_clean_html(elements: Sequence[HtmlElement], *, base_url: str | None = None) -> str:
-    """Copy content elements into safe, formatted HTML; the input is never modified."""
+def render_clean_html(
+    elements: Sequence[HtmlElement], *, base_url: str | None = None, outermost: bool = False
+) -> str:
+    """Copy content elements into safe, formatted HTML; the input is never modified.
+
+    `outermost` says the caller already knows no element is repeated or inside another.
+    """
     writer = _CleanWriter(base_url)
-    for element in _drop_nested(elements):
+    for element in elements if outermost else _drop_nested(elements):
         writer.write(element)
     # One serialisation instead of one per child: the wrapper never has text of its own, so
-    # its children with their tails sit between its "<div>" and "</div>".
-    html = lxml.html.tostring(writer.root, encoding="unicode", method="html")
+    # its children with their tails sit between its "<div>" and "</div>". lxml.etree's
+    # serialiser directly: lxml.html.tostring adds only a pass that strips <meta> tags, and
+    # the output never has one.
+    html = lxml.etree.tostring(writer.root, encoding="unicode", method="html")
     return html[len("<div>") : -len("</div>")].strip()

@@ -5,7 +5,17 @@ from __future__ import annotations
 import lxml.html
 
 from newscrawl.extraction.config import ExtractionConfig
-from newscrawl.extraction.document import Document
+from newscrawl.extraction.document import Document, TextPiece
+
+try:
+    # The compiled anchor and LCA search (built by `pip install`, see setup.py): same results.
+    from newscrawl.extraction._dynamic_lca import judge_candidates as _compiled_judge
+    from newscrawl.extraction._dynamic_lca import lca_nodes as _compiled_lca_nodes
+except ImportError:  # not built, or built for another lxml: the Python twins do the same
+    _compiled_lca_nodes = None  # type: ignore[assignment]
+    _compiled_judge = None  # type: ignore[assignment]
+# Whether the candidate search and judging use the compiled loops rather than the Python ones.
+COMPILED_LCA: bool = _compiled_lca_nodes is not None
 
 _NEVER_CANDIDATES = frozenset({"html", "body", "head"})
 
@@ -17,35 +27,59 @@ def remove_dynamic_noise(document: Document, config: ExtractionConfig) -> None:
     if config.dynamic_bottom_up:
         # Deepest first, so a wrapper is judged only on what its noise blocks leave behind.
         found.sort(key=lambda pair: -pair[1])
-    candidates = [element for element, _ in found]
-    removed = document.removed_pieces
-    for element in candidates:
-        if element.tag == "p":
-            continue
-        start, end = document.piece_range[element]
+    piece_range = document.piece_range
+    judged = [element for element, _ in found if element.tag != "p"]
+    ranges = [piece_range[element] for element in judged]
+    judge = _judge_python if _compiled_judge is None else _compiled_judge
+    flags = judge(
+        document.pieces,
+        ranges,
+        document.removed_pieces,
+        config.dynamic_bottom_up,
+        config.dynamic_alpha,
+        config.dynamic_beta,
+    )
+    document.dynamic_noise.extend(
+        element for element, noisy in zip(judged, flags, strict=True) if noisy
+    )
+    if not config.dynamic_bottom_up:
+        for element in document.dynamic_noise:
+            start, end = piece_range[element]
+            document.removed_pieces.update(range(start, end))
+
+
+def _judge_python(
+    pieces: list[TextPiece],
+    ranges: list[tuple[int, int]],
+    removed: set[int],
+    bottom_up: bool,
+    alpha: float,
+    beta: float,
+) -> list[bool]:
+    """Which candidate piece ranges are noise, in order: the reference for `judge_candidates`.
+
+    Bottom-up, removed pieces do not count and a noise range's pieces join `removed` at once.
+    """
+    flags: list[bool] = []
+    for start, end in ranges:
         link_chars = text_chars = 0
         for index in range(start, end):
-            if config.dynamic_bottom_up and index in removed:
+            if bottom_up and index in removed:
                 continue
-            piece = document.pieces[index]
+            piece = pieces[index]
             size = len(piece.text.strip())
             text_chars += size
             if piece.in_link:
                 link_chars += size
         if text_chars == 0:
-            if config.dynamic_bottom_up and start < end:
-                # Everything inside was already found to be noise: so is the block.
-                document.dynamic_noise.append(element)
+            # Bottom-up, a block whose every piece was already found to be noise is noise.
+            flags.append(bottom_up and start < end)
             continue
-        non_link = text_chars - link_chars
-        if non_link < config.dynamic_alpha or link_chars / text_chars > config.dynamic_beta:
-            document.dynamic_noise.append(element)
-            if config.dynamic_bottom_up:
-                removed.update(range(start, end))
-    if not config.dynamic_bottom_up:
-        for element in document.dynamic_noise:
-            start, end = document.piece_range[element]
+        noisy = text_chars - link_chars < alpha or link_chars / text_chars > beta
+        flags.append(noisy)
+        if noisy and bottom_up:
             removed.update(range(start, end))
+    return flags
 
 
 def find_candidates(document: Document) -> list[lxml.html.HtmlElement]:
@@ -57,6 +91,29 @@ def _find_candidates_with_depth(
     document: Document,
 ) -> list[tuple[lxml.html.HtmlElement, int]]:
     """`find_candidates`, each with its depth (its number of ancestors), in document order."""
+    if _compiled_lca_nodes is None:
+        return _find_candidates_python(document)
+    elements = document.node_elements
+    body = document.body
+    # The body is the root or a child of it: found after a few nodes (the head's inside is
+    # not walked). Only a hand-made tree can hide it inside a skipped element.
+    try:
+        first = 0 if body is document.tree else elements.index(body)
+    except ValueError:
+        return _find_candidates_python(document)
+    piece_range = document.piece_range
+    candidates: list[tuple[lxml.html.HtmlElement, int]] = []
+    for node, depth in _compiled_lca_nodes(elements, document.node_parents, first):
+        best = elements[node]
+        if best in piece_range and best.tag not in _NEVER_CANDIDATES:
+            candidates.append((best, depth))
+    return candidates
+
+
+def _find_candidates_python(
+    document: Document,
+) -> list[tuple[lxml.html.HtmlElement, int]]:
+    """`_find_candidates_with_depth` in Python: the reference for `_dynamic_lca.lca_nodes`."""
     anchors = [a for a in document.body.iter("a") if a.get("href") is not None]
     if len(anchors) < 2:
         return []  # an anchor's LCAs are with its neighbours: a lone anchor has none
@@ -65,25 +122,29 @@ def _find_candidates_with_depth(
     # Integer walk indices instead of lxml ancestor lists: climbing an int array is far cheaper
     # than creating a proxy for every ancestor of every anchor.
     index_of = dict(zip(elements, range(len(elements)), strict=True))
-    nodes = [_walk_index(anchor, index_of) for anchor in anchors]
+    find = index_of.get
+    nodes = [find(anchor, -1) for anchor in anchors]
+    if -1 in nodes:  # anchors inside skipped containers: their nearest walked ancestor
+        nodes = [
+            _walk_index(anchor, index_of) if node < 0 else node
+            for anchor, node in zip(anchors, nodes, strict=True)
+        ]
     # In walk (pre-)order, the ancestors of a later node that come no later than an earlier
     # node are exactly the two nodes' common ancestors: the first one met climbing is the LCA.
     shared: list[int] = []
+    add_shared = shared.append
     for earlier, later in zip(nodes, nodes[1:], strict=False):
         while later > earlier:
             later = parents[later]
-        shared.append(later)
+        add_shared(later)
     # Both LCAs of an anchor are its ancestors, so the deeper one has the larger walk index.
     best_nodes = [shared[0], *map(max, shared, shared[1:]), shared[-1]]
     piece_range = document.piece_range
     candidates: dict[lxml.html.HtmlElement, int] = {}
-    seen: set[int] = set()
-    for node in best_nodes:
-        if node in seen:
-            continue
-        seen.add(node)
+    # Each node once, in first-seen order (a dict keeps it); the cheap dict test goes first.
+    for node in dict.fromkeys(best_nodes):
         best = elements[node]
-        if best.tag not in _NEVER_CANDIDATES and best in piece_range:
+        if best in piece_range and best.tag not in _NEVER_CANDIDATES:
             depth = 0
             parent = parents[node]
             while parent >= 0:

@@ -6,7 +6,10 @@ import copy
 
 import lxml.html
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from newscrawl.extraction import clean_html
 from newscrawl.extraction.clean_html import render_clean_html, sanitise_url
 from tests.extraction.safety_checks import assert_safe_html
 
@@ -210,3 +213,23 @@ def test_whitespace_runs_collapse_except_in_pre() -> None:
 
 def test_spaces_inside_urls_are_encoded_not_dropped() -> None:
     assert sanitise_url(" /a b.html ", base_url="https://ex.com/") == "https://ex.com/a%20b.html"
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(
+        alphabet=st.one_of(
+            st.sampled_from(
+                " \t\n\r\x00\x01\x0b\x0c\x0e\x1c\x1f\x7f\x85\xa0\u00ad\u200b\u2028\u3000"
+                "\ud800\udfff\ufffe\uffffab"
+            ),
+            st.characters(),
+        ),
+        max_size=30,
+    )
+)
+def test_printable_text_without_double_spaces_is_already_clean(text: str) -> None:
+    # The writer's shortcut: such text is what the substitution and the collapse would give.
+    if text and text.isprintable() and "  " not in text:
+        assert clean_html._XML_INCOMPATIBLE.sub(" ", text) == text
+        assert clean_html._collapse_space(text) == text

@@ -2,8 +2,25 @@
 
 from __future__ import annotations
 
-from newscrawl.extraction import ExtractionConfig, parse_document, remove_dynamic_noise
-from newscrawl.extraction.dynamic_noise import find_candidates
+import lxml.etree
+import lxml.html
+import pytest
+from hypothesis import given
+
+from newscrawl.extraction import (
+    ExtractionConfig,
+    dynamic_noise,
+    parse_document,
+    remove_dynamic_noise,
+)
+from newscrawl.extraction import document as document_module
+from newscrawl.extraction.document import Document
+from newscrawl.extraction.dynamic_noise import (
+    _find_candidates_python,
+    _find_candidates_with_depth,
+    find_candidates,
+)
+from tests.extraction.test_properties import PROPERTY_SETTINGS, html_pages
 
 DEFAULT = ExtractionConfig()
 PAPER = ExtractionConfig.paper()
@@ -85,3 +102,100 @@ def test_page_without_links_is_untouched() -> None:
     remove_dynamic_noise(document, DEFAULT)
     assert document.dynamic_applied
     assert not document.removed_pieces
+
+
+# Anchors the compiled search must map like the Python one: hidden in skipped containers
+# (nested, or in the head of a page without a body), href spellings, odd tags, lone anchors.
+LCA_PAGES = [
+    "<html><body><div id=top><a href=/1>one</a><noscript><p><a href=/n1>n1</a>"
+    "<a href=/n2>n2</a></p></noscript><ul><li><a href=/2>two</a></li><li><span>"
+    "<a href=/3>three</a></span></li></ul></div><svg><a href=/s>s</a><g><a href=/t>t</a></g>"
+    "</svg><select><option><a href=/o>o</a></option></select>"
+    "<table><tr><td><a href=/4>four</a> text</td><td><a>no href</a>"
+    "<a href=/5>five</a></td></tr></table><p>Plain <a href=/6>six</a></p></body></html>",
+    "<p><a href>empty</a> <a href=''>quoted</a> <a name=x>named</a> <A HREF=/up>up</A>"
+    " <ns:a href=/x>pseudo</ns:a> <a data-href=/d>data</a> <a id=y href=/z>real</a></p>",
+    "<html><head><title>T</title></head><body><p><a href=/only>lone</a></p></body></html>",
+    "<html><body><p>no links at all</p></body></html>",
+    "<p><a href=/o>out <b><a href=/i>in</a> after</b> end</a> tail</p>",
+    "<div><noscript><a href=/a>a</a><a href=/b>b</a></noscript></div><div><a href=/c>c</a></div>",
+    "<div>" * 60 + "<a href=/deep>deep</a>" + "</div>" * 60 + "<p><a href=/top>top</a></p>",
+]
+
+
+def _both_candidate_searches(html: str) -> None:
+    document = parse_document(html)
+    assert _find_candidates_with_depth(document) == _find_candidates_python(document)
+
+
+def test_the_compiled_lca_search_is_built_and_active() -> None:
+    # A build that silently fell back to the Python search must fail here, not just run slower.
+    from newscrawl.extraction import _dynamic_lca
+
+    assert dynamic_noise.COMPILED_LCA
+    assert dynamic_noise._compiled_lca_nodes is _dynamic_lca.lca_nodes
+    assert _dynamic_lca.BUILT_FOR_LXML.split(".")[0] == lxml.etree.__version__.split(".")[0]
+
+
+@pytest.mark.parametrize("html", LCA_PAGES)
+def test_compiled_lca_search_equals_the_python_search(html: str) -> None:
+    _both_candidate_searches(html)
+
+
+def test_compiled_lca_search_on_a_page_without_a_body() -> None:
+    # The body is then the root, and the anchors in the (skipped) head count too.
+    root = lxml.html.fromstring("<div><a href=/1>1</a><span><a href=/2>2</a></span></div>")
+    tree = lxml.html.document_fromstring("<html><head><a href=/h>h</a></head></html>")
+    tree.append(root)
+    for page in (tree, root):
+        document = Document(tree=page, url=None, pieces=[], segments=[], piece_range={})
+        document_module._index_text(document)
+        assert _find_candidates_with_depth(document) == _find_candidates_python(document)
+
+
+@PROPERTY_SETTINGS
+@given(html_pages)
+def test_compiled_lca_search_equals_the_python_search_on_generated_pages(html: str) -> None:
+    _both_candidate_searches(html)
+
+
+def _both_judges(html: str, config: ExtractionConfig, removed_every: int) -> None:
+    document = parse_document(html)
+    found = _find_candidates_with_depth(document)
+    if config.dynamic_bottom_up:
+        found.sort(key=lambda pair: -pair[1])
+    ranges = [document.piece_range[element] for element, _ in found]
+    # Pieces another stage (static noise) removed before: bottom-up, they do not count.
+    before = set(range(0, len(document.pieces), removed_every))
+    python_removed, compiled_removed = set(before), set(before)
+    arguments = (config.dynamic_bottom_up, config.dynamic_alpha, config.dynamic_beta)
+    python = dynamic_noise._judge_python(document.pieces, ranges, python_removed, *arguments)
+    compiled = dynamic_noise._compiled_judge(
+        document.pieces, ranges, compiled_removed, *arguments
+    )
+    assert compiled == python
+    assert compiled_removed == python_removed
+
+
+JUDGE_PAGES = [
+    *LCA_PAGES,
+    # Whitespace only str.isspace() knows about, around link and non-link text.
+    "<div><p>\u00a0 lead\u3000 text \u2028</p><ul><li><a href=/1>\u2003one\u00a0</a></li>"
+    "<li><a href=/2> two \x1c</a></li></ul></div><div>" + "words " * 20 + "<a href=/3>x</a></div>",
+]
+
+
+@pytest.mark.parametrize("html", JUDGE_PAGES)
+@pytest.mark.parametrize("config", [DEFAULT, PAPER])
+@pytest.mark.parametrize("removed_every", [1, 3, 1000])
+def test_compiled_judging_equals_the_python_judging(
+    html: str, config: ExtractionConfig, removed_every: int
+) -> None:
+    _both_judges(html, config, removed_every)
+
+
+@PROPERTY_SETTINGS
+@given(html_pages)
+def test_compiled_judging_equals_the_python_judging_on_generated_pages(html: str) -> None:
+    for config in (DEFAULT, PAPER):
+        _both_judges(html, config, 4)
