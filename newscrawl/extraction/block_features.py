@@ -6,18 +6,30 @@ import numpy as np
 
 from newscrawl.extraction.block_hints import HINT_BITS, TAG_FLAGS, marker_flags
 from newscrawl.extraction.config import ExtractionConfig
-from newscrawl.extraction.document import Document, segment_tokens
+from newscrawl.extraction.document import Document, TextPiece
+from newscrawl.extraction.word_tokens import count_words
 
 try:
     # The compiled climb (built with the text walk, see setup.py): the same flags, faster.
     from newscrawl.extraction._text_walk import ancestor_flags as _compiled_ancestor_flags
 except ImportError:  # not built, or built for another lxml: `_ancestor_flags` does the same job
     _compiled_ancestor_flags = None  # type: ignore[assignment]
+try:
+    # The compiled text scans (see setup.py): what the Python functions below compute, faster.
+    from newscrawl.extraction._text_scan import count_characters as _compiled_count_characters
+    from newscrawl.extraction._text_scan import int_rows as _compiled_int_rows
+    from newscrawl.extraction._text_scan import piece_chars as _compiled_piece_chars
+except ImportError:  # not built: the Python functions they replace do the same jobs
+    _compiled_count_characters = None  # type: ignore[assignment]
+    _compiled_int_rows = None  # type: ignore[assignment]
+    _compiled_piece_chars = None  # type: ignore[assignment]
 
 # Full-width forms are what Chinese and Japanese text punctuates with.
 _PUNCTUATION = ".,;:!?、。，；：！？"
 _UPPER_SAMPLE = 200
-_SENTENCE_END = frozenset(".!?\"'”’)。！？」』）")  # segment texts are stripped: the last character
+# Segment texts are stripped: their last character is the last visible one.
+_SENTENCE_END_CHARACTERS = ".!?\"'”’)。！？」』）"
+_SENTENCE_END = frozenset(_SENTENCE_END_CHARACTERS)
 # Per code point below U+FFFF (`take(mode="clip")` sends the rest to U+FFFF, which is neither):
 # 1 for punctuation plus 1 << 32 for an ASCII capital, so one running sum counts both.
 _CHARACTER_TABLE = np.zeros(0x10000, dtype=np.int64)
@@ -130,6 +142,7 @@ _WORD_LENGTH = _COLUMN["word_length"]
 _UPPER_FRACTION = _COLUMN["upper_fraction"]
 _SAME_PREV = _COLUMN["prev_same_block_parent"]
 _SAME_NEXT = _COLUMN["next_same_block_parent"]
+_CHARACTER_ROWS = [_ENDS_SENTENCE, _PUNCTUATION_PER_WORD, _UPPER_FRACTION]
 _DYNAMIC_APPLIED = _COLUMN["dynamic_applied"]
 _RELEVANCE_APPLIED = _COLUMN["relevance_applied"]
 
@@ -144,39 +157,56 @@ def compute_block_features(
     if not count:
         return np.zeros((0, len(FEATURE_NAMES)), dtype=np.float64)
     # Pages have a few hundred segments: per-call numpy overhead, not arithmetic, is the cost,
-    # so the Python data is gathered in a few list passes and every column is written in place.
-    piece_chars = np.array([len(p.text.strip()) for p in pieces], dtype=np.float64)
-    in_link = np.array([p.in_link for p in pieces], dtype=bool)
-    cum_chars = np.zeros(len(pieces) + 1)
-    np.cumsum(piece_chars, out=cum_chars[1:])
-    cum_links = np.zeros(len(pieces) + 1)
-    np.cumsum(piece_chars * in_link, out=cum_links[1:])
-    firsts = np.array([s.first_piece for s in segments], dtype=np.intp)
-    lasts = np.array([s.last_piece for s in segments], dtype=np.intp)
-    chars = cum_chars[lasts] - cum_chars[firsts]
-    safe_chars = np.maximum(chars, 1.0)
-    link_fraction = (cum_links[lasts] - cum_links[firsts]) / safe_chars
-    out = np.zeros((len(FEATURE_NAMES), count))
-
+    # so the Python data is gathered in a few passes and columns are computed a block at a time.
+    piece_count = len(pieces)
     has_template = document.static_applied and document.static_page_count >= config.static_min_pages
+    dynamic_noise = document.dynamic_noise
+    # Per piece, the values summed over a span of pieces: chars and link chars, then the chars
+    # in dynamic noise (when the stage found some), static support times chars and static chars
+    # (with a template). One running sum per row gives every span's sums by subtraction.
+    row_count = 2 + bool(dynamic_noise) + 2 * has_template
+    values = np.empty((row_count, piece_count))
+    _piece_chars(pieces, values[:2])
+    piece_chars = values[0]
+    row = 2
+    if dynamic_noise:
+        dynamic = np.zeros(piece_count, dtype=bool)
+        piece_range = document.piece_range
+        for element in dynamic_noise:
+            start, end = piece_range[element]
+            dynamic[start:end] = True
+        np.multiply(piece_chars, dynamic, out=values[row])
+        row += 1
     if has_template:
         support_of = document.static_support
         support = np.array([support_of.get(p.element, 0.0) for p in pieces], dtype=np.float64)
-        cum_support = np.concatenate(([0.0], np.cumsum(support * piece_chars)))
-        is_static = support >= config.static_support - 1e-9
-        cum_static = np.concatenate(([0.0], np.cumsum(piece_chars * is_static)))
-        out[_STATIC_FRACTION] = (cum_static[lasts] - cum_static[firsts]) / safe_chars
-        out[_STATIC_SUPPORT] = (cum_support[lasts] - cum_support[firsts]) / safe_chars
+        np.multiply(support, piece_chars, out=values[row])
+        np.multiply(piece_chars, support >= config.static_support - 1e-9, out=values[row + 1])
+    sums = np.zeros((row_count, piece_count + 1))
+    np.cumsum(values, axis=1, out=sums[:, 1:])
+    cum_chars = sums[0]
+    cum_links = sums[1]
+    block_list = [s.node for s in segments]
+    segment_table = np.empty((3, count), dtype=np.intp)
+    _int_rows(
+        [[s.first_piece for s in segments], [s.last_piece for s in segments], block_list],
+        segment_table,
+    )
+    firsts, lasts, blocks = segment_table
+    spans = sums[:, lasts] - sums[:, firsts]
+    chars = spans[0]
+    # Link fraction, then the dynamic and static fractions and the mean static support.
+    fractions = spans[1:] / np.maximum(chars, 1.0)
+    link_fraction = fractions[0]
+    out = np.zeros((len(FEATURE_NAMES), count))
+    row = 1
+    if dynamic_noise:
+        out[_DYNAMIC_FRACTION] = fractions[row]
+        row += 1
+    if has_template:
+        out[_STATIC_SUPPORT] = fractions[row]
+        out[_STATIC_FRACTION] = fractions[row + 1]
         out[_HAS_TEMPLATE] = 1.0
-    if document.dynamic_noise:
-        dynamic = np.zeros(len(pieces), dtype=bool)
-        piece_range = document.piece_range
-        for element in document.dynamic_noise:
-            start, end = piece_range[element]
-            dynamic[start:end] = True
-        cum_dynamic = np.zeros(len(pieces) + 1)
-        np.cumsum(piece_chars * dynamic, out=cum_dynamic[1:])
-        out[_DYNAMIC_FRACTION] = (cum_dynamic[lasts] - cum_dynamic[firsts]) / safe_chars
 
     index = np.arange(count, dtype=np.float64)
     titles = document.title_segments
@@ -185,38 +215,32 @@ def compute_block_features(
     if titles:
         out[_IS_TITLE, titles] = 1.0
         out[_AFTER_TITLE] = index > titles[0]
-        out[_TITLE_DISTANCE] = np.clip((index - titles[0]) / 50.0, -1.0, 1.0)
+        # np.clip, without its Python-level argument handling.
+        distance = out[_TITLE_DISTANCE]
+        np.divide(index - titles[0], 50.0, out=distance)
+        np.minimum(np.maximum(distance, -1.0, out=distance), 1.0, out=distance)
 
-    word_counts: list[int] = []
-    overlaps: list[float] = []
-    groups: list[int] = []
-    contains = title_keywords.__contains__
+    texts = [segment.text for segment in segments]
+    word_and_key_counts = count_words(texts, title_keywords)
+    word_counts = word_and_key_counts[0].tolist()
+    # Only worded blocks are scored; the others' tags are never read (group: none).
     group_of = _TAG_GROUP_OF
-    for segment in segments:
-        tokens = segment.tokens
-        if tokens is None:
-            tokens = segment_tokens(segment)
-        word_count = len(tokens)
-        word_counts.append(word_count)
-        if not word_count:
-            # Never scored (no words to add); only its neighbours read its size and links.
-            overlaps.append(0.0)
-            groups.append(_NO_GROUP)
-            continue
-        overlaps.append(sum(map(contains, tokens)) / word_count if title_keywords else 0.0)
-        groups.append(group_of.get(segment.block.tag, _NO_GROUP))
-    words = np.array(word_counts, dtype=np.float64)
+    groups = [
+        group_of.get(segment.block.tag, _NO_GROUP) if words_in else _NO_GROUP
+        for segment, words_in in zip(segments, word_counts, strict=True)
+    ]
+    words = word_and_key_counts[0].astype(np.float64)
     has_words = words > 0
-    _character_features([segment.text for segment in segments], words, out)
-    out[_TITLE_OVERLAP] = overlaps
+    safe_words = np.maximum(words, 1.0)
+    _character_features(texts, words, out)
+    out[_TITLE_OVERLAP] = np.where(has_words, word_and_key_counts[1] / safe_words, 0.0)
     out[_TAG_FIRST:_TAG_END] = _GROUP_TABLE[:, groups]
     # The walk's per-element arrays, with a trailing sentinel so that index -1 (no such
     # ancestor) reads parent -1 and the empty range (0, 0).
-    node_parents = np.array(document.node_parents + [-1], dtype=np.intp)
-    node_starts = np.array(document.node_starts + [0], dtype=np.intp)
-    node_ends = np.array(document.node_ends + [0], dtype=np.intp)
-    block_list = [s.node for s in segments]
-    blocks = np.array(block_list, dtype=np.intp)
+    node_table = np.empty((3, len(document.node_parents) + 1), dtype=np.intp)
+    node_table[:, -1] = (-1, 0, 0)
+    _int_rows([document.node_parents, document.node_starts, document.node_ends], node_table)
+    node_parents, node_starts, node_ends = node_table
     parents = node_parents[blocks]
     # Parent, grandparent and great-grandparent of each block (one row each); wordless blocks
     # read none.
@@ -263,11 +287,48 @@ def compute_block_features(
 
 
 def _character_features(texts: list[str], words: np.ndarray, out: np.ndarray) -> None:
-    """Write per text: ends a sentence, punctuation per word, capitals share of its start.
+    """Write per text: ends a sentence, punctuation per word, capitals share of its start."""
+    if _compiled_count_characters is not None:
+        counts = np.empty((4, len(texts)), dtype=np.int64)
+        _compiled_count_characters(
+            texts, _PUNCTUATION, _SENTENCE_END_CHARACTERS, _UPPER_SAMPLE, counts
+        )
+    else:
+        counts = _count_characters(texts)
+    # Rows of counts: ends a sentence (0 or 1), punctuation, capitals in the head, head length.
+    values = np.empty((3, len(texts)))
+    values[0] = counts[0]
+    np.divide(counts[1], np.maximum(words, 1.0), out=values[1])
+    np.divide(counts[2], np.maximum(counts[3], 1), out=values[2])
+    # Texts without words get zeros (every value is finite and not negative: times 0 is +0.0).
+    values *= words > 0
+    out[_CHARACTER_ROWS] = values
 
-    All texts are scanned at once as one array of code points instead of a dozen string scans
-    per block; texts without words get zeros.
-    """
+
+def _piece_chars(pieces: list[TextPiece], out: np.ndarray) -> None:
+    """Write per piece: its stripped length, and again in the second row if it is in a link."""
+    if _compiled_piece_chars is not None:
+        _compiled_piece_chars(pieces, out)
+        return
+    # The reference for `_text_scan.piece_chars`.
+    out[0] = [len(piece.text.strip()) for piece in pieces]
+    np.multiply(out[0], np.array([piece.in_link for piece in pieces], dtype=bool), out=out[1])
+
+
+def _int_rows(rows: list[list[int]], out: np.ndarray) -> None:
+    """Copy each list of ints into the start of its row of `out`."""
+    if _compiled_int_rows is not None:
+        _compiled_int_rows(rows, out)
+        return
+    # The reference for `_text_scan.int_rows`.
+    for row, values in enumerate(rows):
+        out[row, : len(values)] = values
+
+
+def _count_characters(texts: list[str]) -> np.ndarray:
+    """Rows per text: ends a sentence, punctuation, capitals in its head, the head's length."""
+    # The reference for `_text_scan.count_characters`: all texts are scanned at once as one
+    # array of code points instead of a dozen string scans per block.
     count = len(texts)
     lengths = np.array([len(text) for text in texts], dtype=np.intp)
     offsets = np.zeros(count + 1, dtype=np.intp)
@@ -280,28 +341,26 @@ def _character_features(texts: list[str], words: np.ndarray, out: np.ndarray) ->
         codes = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype="<u4")
     starts = offsets[:-1]
     ends = offsets[1:]
-    has_words = words > 0
-    safe_words = np.maximum(words, 1.0)
+    sentence_ends = np.zeros(count, dtype=bool)
     if len(codes):
-        # A worded text is never empty, so its last character is at its end offset minus one.
+        # A non-empty text's last character is at its end offset minus one.
         last = codes[np.maximum(ends - 1, 0)]
-        out[_ENDS_SENTENCE] = _SENTENCE_END_TABLE.take(last, mode="clip") & has_words
+        sentence_ends = _SENTENCE_END_TABLE.take(last, mode="clip") & (lengths > 0)
     # One running sum counts both: punctuation in the low 32 bits, capitals above them.
     counted = np.zeros(len(codes) + 1, dtype=np.int64)
     np.cumsum(_CHARACTER_TABLE.take(codes, mode="clip"), out=counted[1:])
-    punctuation_counts = (counted[ends] - counted[starts]) & _LOW_BITS
-    out[_PUNCTUATION_PER_WORD] = np.where(has_words, punctuation_counts / safe_words, 0.0)
-    # Capitals matter in short labels and headings; the start of a long block is enough.
+    marks = (counted[ends] - counted[starts]) & _LOW_BITS
     head_lengths = np.minimum(lengths, _UPPER_SAMPLE)
-    upper_counts = (counted[starts + head_lengths] - counted[starts]) >> 32
+    capitals = (counted[starts + head_lengths] - counted[starts]) >> 32
     if not ascii_only:
         for index, text in enumerate(texts):
             # Outside ASCII, capitals are whatever str.isupper says (rare: counted in Python).
-            if not text.isascii() and has_words[index]:
+            if not text.isascii():
                 head = text[:_UPPER_SAMPLE]
                 if not head.isascii():
-                    upper_counts[index] = _count_upper(head)
-    out[_UPPER_FRACTION] = np.where(has_words, upper_counts / np.maximum(head_lengths, 1), 0.0)
+                    capitals[index] = _count_upper(head)
+    # Capitals matter in short labels and headings; the start of a long block is enough.
+    return np.array([sentence_ends, marks, capitals, head_lengths], dtype=np.int64)
 
 
 def ancestor_flags(document: Document, nodes: list[int]) -> list[int]:

@@ -7,8 +7,8 @@ from collections import defaultdict
 from itertools import accumulate
 
 from newscrawl.extraction.config import ExtractionConfig
-from newscrawl.extraction.document import Document, normalise_space, segment_tokens
-from newscrawl.extraction.word_tokens import split_words
+from newscrawl.extraction.document import Document, normalise_space
+from newscrawl.extraction.word_tokens import count_words, split_words
 
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-\u2013\u2014:»«/]+\s+|\s*\|\s*")
 # Articles, prepositions and conjunctions that the paper drops from the title keywords.
@@ -114,40 +114,29 @@ def select_relevant_paragraphs(
     if not keywords:
         return
     removed = document.removed_pieces
-    words: list[int] = []
-    keys: list[int] = []
+    texts: list[str] = []
     link_only: list[bool] = []
     pieces = document.pieces
     # Removed pieces before each piece index: a block's removed count is one subtraction.
     removed_before = [0, *accumulate(map(removed.__contains__, range(len(pieces))))]
     # Likewise for pieces outside links: whether a whole block has plain text is a subtraction.
     plain_before = [0, *accumulate(not piece.in_link for piece in pieces)]
-    is_keyword = keywords.__contains__
     for segment in document.segments:
         first, last = segment.first_piece, segment.last_piece
         gone = removed_before[last] - removed_before[first]
-        if gone == last - first:
+        if not gone:
+            texts.append(segment.text)
+            link_only.append(plain_before[last] == plain_before[first])
+        elif gone == last - first:
             # Every piece was removed: no words, nothing plain.
-            words.append(0)
-            keys.append(0)
+            texts.append("")
             link_only.append(True)
-            continue
-        span = range(first, last)
-        if gone:
-            text = " ".join(pieces[index].text for index in span if index not in removed)
-            has_plain = any(
-                not pieces[i].in_link and not pieces[i].text.isspace()
-                for i in span
-                if i not in removed
-            )
-            tokens = split_words(text.lower())
         else:
-            # The cached words without a call; an empty list costs one, which returns it.
-            tokens = segment.tokens or segment_tokens(segment)
-            has_plain = plain_before[last] != plain_before[first]
-        words.append(len(tokens))
-        keys.append(sum(map(is_keyword, tokens)))
-        link_only.append(not has_plain)
+            kept = [pieces[index] for index in range(first, last) if index not in removed]
+            texts.append(" ".join([piece.text for piece in kept]))
+            link_only.append(all(piece.in_link or piece.text.isspace() for piece in kept))
+    # All blocks' words in one call (an empty text has none).
+    words, keys = count_words(texts, keywords).tolist()
 
     keyword_count = len(keywords)
     titles: list[int] = []

@@ -3,6 +3,17 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
+
+import numpy as np
+
+try:
+    # The compiled scan (built by `pip install`, see setup.py): the same counts, faster.
+    from newscrawl.extraction._text_scan import count_words as _compiled_count_words
+except ImportError:  # not built: `_count_words` does the same job
+    _compiled_count_words = None  # type: ignore[assignment]
+# Whether `count_words` uses the compiled scan rather than `_count_words`.
+COMPILED_SCAN: bool = _compiled_count_words is not None
 
 # Scripts that write words without spaces (Han, kana, Thai, Lao, Khmer, Myanmar): `\w+` would
 # read a whole sentence as one word. Hangul is spaced and is left to `\w+`.
@@ -31,3 +42,22 @@ def split_words(text: str) -> list[str]:
         # Most blocks: the plain pattern is faster and gives the same words.
         return _PLAIN_WORD.findall(text)
     return _WORD.findall(text)
+
+
+def count_words(texts: list[str], keywords: Collection[str]) -> np.ndarray:
+    """Rows per text: its lower-cased words (`split_words`) and how many of them are keywords."""
+    counts = np.empty((2, len(texts)), dtype=np.int64)
+    if _compiled_count_words is not None:
+        _compiled_count_words(texts, keywords, counts)
+    else:
+        _count_words(texts, keywords, counts)
+    return counts
+
+
+def _count_words(texts: list[str], keywords: Collection[str], out: np.ndarray) -> None:
+    """`count_words` in Python: the reference for the compiled twin in `_text_scan.pyx`."""
+    is_keyword = keywords.__contains__
+    for column, text in enumerate(texts):
+        tokens = split_words(text.lower())
+        out[0, column] = len(tokens)
+        out[1, column] = sum(map(is_keyword, tokens))
