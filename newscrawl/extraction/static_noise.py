@@ -10,11 +10,27 @@ from collections.abc import Iterator, Sequence
 import lxml.html
 
 from newscrawl.extraction.config import ExtractionConfig
-from newscrawl.extraction.document import Document, parse_document
+from newscrawl.extraction.document import SKIPPED_TAGS, Document, parse_document, parse_tree
 from newscrawl.extraction.template import SiteTemplate
+
+try:
+    # The compiled keying loops (built by `pip install`, see setup.py): the same keys, faster.
+    from newscrawl.extraction._static_keys import node_keys as _compiled_node_keys
+    from newscrawl.extraction._static_keys import page_keys as _compiled_page_keys
+except ImportError:  # not built, or built for another lxml: `_python_keyed_nodes` does the job
+    _compiled_node_keys = None  # type: ignore[assignment]
+    _compiled_page_keys = None  # type: ignore[assignment]
+# Whether node keys come from the compiled loop rather than `_python_keyed_nodes`.
+COMPILED_KEYS: bool = _compiled_node_keys is not None
+
+# The text-bearing elements in order of their first own piece, each one's key hash, and per
+# text piece the position of the element whose own text it is.
+KeyedNodes = tuple[list[lxml.html.HtmlElement], list[int], list[int]]
 
 _DIGITS = re.compile(r"\d+")
 _URL_ATTRIBUTES = frozenset({"href", "src", "action", "data-src", "srcset"})
+# The same names as ASCII bytes, for the compiled loop.
+_URL_NAMES = tuple(sorted(name.encode("ascii") for name in _URL_ATTRIBUTES))
 _EPSILON = 1e-9
 
 
@@ -25,9 +41,26 @@ def learn_static_noise(
     config = config or ExtractionConfig()
     counts: Counter[int] = Counter()
     for page in pages:
-        document = page if isinstance(page, Document) else parse_document(page)
-        counts.update({key for _, key in iter_node_keys(document, config)})
+        counts.update(set(_page_keys(page, config)))
     return SiteTemplate(page_count=len(pages), counts=dict(counts))
+
+
+def _page_keys(page: str | bytes | Document, config: ExtractionConfig) -> list[int]:
+    """The node keys of one page, in any order."""
+    if isinstance(page, Document):
+        return _keyed_nodes(page, config)[1]
+    if _compiled_page_keys is not None:
+        # Learning needs only the keys: key the parsed tree without building a Document.
+        keys = _compiled_page_keys(
+            parse_tree(page),
+            SKIPPED_TAGS,
+            config.normalise_attributes,
+            _URL_NAMES,
+            lambda element: _element_prefix(element, config),
+        )
+        if keys is not None:
+            return keys
+    return _keyed_nodes(parse_document(page), config)[1]
 
 
 def remove_static_noise(
@@ -45,54 +78,86 @@ def remove_static_noise(
     page_count = template.page_count
     static_support = document.static_support
     removed = document.removed_pieces
-    for element, key, indices in _iter_keyed_nodes(document, config):
-        support = static_support[element] = counts.get(key, 0) / page_count if page_count else 0.0
-        if support < threshold:
-            continue
-        if config.static_remove_subtree:
-            start, end = document.piece_range[element]
-            removed.update(range(start, end))
-        else:
-            removed.update(indices)
+    elements, keys, owners = _keyed_nodes(document, config)
+    get = counts.get
+    supports = [get(key, 0) / page_count for key in keys] if page_count else [0.0] * len(keys)
+    static_support.update(zip(elements, supports, strict=True))
+    if config.static_remove_subtree:
+        piece_range = document.piece_range
+        for element, support in zip(elements, supports, strict=True):
+            if support >= threshold:
+                removed.update(range(*piece_range[element]))
+    else:
+        removed.update(
+            [index for index, owner in enumerate(owners) if supports[owner] >= threshold]
+        )
 
 
 def iter_node_keys(
     document: Document, config: ExtractionConfig
 ) -> Iterator[tuple[lxml.html.HtmlElement, int]]:
     """Yield (element, hashed key) for every element that holds visible text of its own."""
-    for element, key, _ in _iter_keyed_nodes(document, config):
-        yield element, key
+    elements, keys, _ = _keyed_nodes(document, config)
+    yield from zip(elements, keys, strict=True)
 
 
-def _iter_keyed_nodes(
-    document: Document, config: ExtractionConfig
-) -> Iterator[tuple[lxml.html.HtmlElement, int, list[int]]]:
-    """Yield (element, hashed key, indices of its own text pieces) for text-bearing nodes."""
+def _keyed_nodes(document: Document, config: ExtractionConfig) -> KeyedNodes:
+    """(elements, hashed keys, piece owners) of the text-bearing nodes, compiled if built."""
+    if _compiled_node_keys is None:
+        return _python_keyed_nodes(document, config)
+    return _compiled_node_keys(
+        document.pieces,
+        config.normalise_attributes,
+        _URL_NAMES,
+        lambda element: _element_prefix(element, config),
+    )
+
+
+def _python_keyed_nodes(document: Document, config: ExtractionConfig) -> KeyedNodes:
+    """The keying loop in Python: the reference for `_static_keys.node_keys`, and its fallback."""
     pieces = document.pieces
-    own_pieces: dict[lxml.html.HtmlElement, list[int]] = {}
+    # Elements in the order of their first own piece, each with all its own pieces.
+    positions: dict[lxml.html.HtmlElement, int] = {}
+    own_pieces: list[list[int]] = []
+    owners = []
     for index, piece in enumerate(pieces):
-        indices = own_pieces.get(piece.element)
-        if indices is None:
-            own_pieces[piece.element] = [index]
-        else:
-            indices.append(index)
-    # Tag and attribute sets repeat a lot within a page; render (and normalise) each distinct
-    # one once. The \x1f separators keep digit runs from spanning parts, so normalising the
-    # prefix and the text apart equals normalising the whole key.
-    prefixes: dict[tuple[str, tuple[tuple[str, str], ...]], str] = {}
+        position = positions.get(piece.element)
+        if position is None:
+            position = positions[piece.element] = len(own_pieces)
+            own_pieces.append([])
+        own_pieces[position].append(index)
+        owners.append(position)
     normalise = config.normalise_attributes
     digits = _DIGITS.sub
-    for element, indices in own_pieces.items():
+    # Tag and attribute sets repeat within a page; render (and normalise) each distinct one once.
+    prefixes: dict[tuple[str, tuple[tuple[str, str], ...]], str] = {}
+    keys = []
+    for element, indices in zip(positions, own_pieces, strict=True):
         signature = (element.tag, tuple(element.items()))
         prefix = prefixes.get(signature)
         if prefix is None:
-            prefix = f"{signature[0]}\x1f{render_attributes(signature[1], config)}\x1f"
-            prefixes[signature] = prefix = digits("0", prefix) if normalise else prefix
+            prefix = prefixes[signature] = _render_prefix(*signature, config)
         if len(indices) == 1:
             text = " ".join(pieces[indices[0]].text.split())
         else:
             text = " ".join(" ".join([pieces[i].text for i in indices]).split())
-        yield element, hash_key(prefix + (digits("0", text) if normalise else text)), indices
+        # The \x1f separators keep digit runs from spanning parts, so normalising the prefix
+        # and the text apart equals normalising the whole key.
+        keys.append(hash_key(prefix + (digits("0", text) if normalise else text)))
+    return list(positions), keys, owners
+
+
+def _element_prefix(element: lxml.html.HtmlElement, config: ExtractionConfig) -> str:
+    """The key's tag and attributes part, for elements the compiled loops cannot render."""
+    return _render_prefix(element.tag, tuple(element.items()), config)
+
+
+def _render_prefix(
+    tag: str, attributes: tuple[tuple[str, str], ...], config: ExtractionConfig
+) -> str:
+    """The key's tag and attributes part, normalised as `build_node_key` does."""
+    prefix = f"{tag}\x1f{render_attributes(attributes, config)}\x1f"
+    return _DIGITS.sub("0", prefix) if config.normalise_attributes else prefix
 
 
 def build_node_key(element: lxml.html.HtmlElement, own_text: str, config: ExtractionConfig) -> str:
