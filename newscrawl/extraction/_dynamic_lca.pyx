@@ -11,18 +11,12 @@ from libc.stdlib cimport free, malloc
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
-
-import lxml.etree
+from newscrawl.extraction._libxml_nodes cimport check_lxml_major
 
 cetree.import_lxml__etree()
 
-# The lxml this module was compiled against; its object layout must match the running one.
-BUILT_FOR_LXML: str = cetree.LXML_VERSION_STRING.decode("ascii")
-if BUILT_FOR_LXML.split(".")[0] != lxml.etree.__version__.split(".")[0]:
-    # A different lxml major may lay out its objects differently: refuse, the caller falls back.
-    raise ImportError(
-        f"_dynamic_lca was built for lxml {BUILT_FOR_LXML}, running {lxml.etree.__version__}"
-    )
+# The lxml this module was compiled against (see `_libxml_nodes.check_lxml_major`).
+BUILT_FOR_LXML: str = check_lxml_major("_dynamic_lca")
 
 
 cdef bint _is_href_anchor(xmlNode* c_node) except -1:

@@ -12,18 +12,18 @@ from libc.string cimport memset, strcmp
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlDoc, xmlDtd, xmlNode
-
-import lxml.etree
+from newscrawl.extraction._libxml_nodes cimport (
+    check_lxml_major,
+    first_walked_child,
+    is_walked,
+    next_walked_sibling,
+    text_run_state,
+)
 
 cetree.import_lxml__etree()
 
-# The lxml this module was compiled against; its object layout must match the running one.
-BUILT_FOR_LXML: str = cetree.LXML_VERSION_STRING.decode("ascii")
-if BUILT_FOR_LXML.split(".")[0] != lxml.etree.__version__.split(".")[0]:
-    # A different lxml major may lay out its objects differently: refuse, the caller falls back.
-    raise ImportError(
-        f"_metadata_scan was built for lxml {BUILT_FOR_LXML}, running {lxml.etree.__version__}"
-    )
+# The lxml this module was compiled against (see `_libxml_nodes.check_lxml_major`).
+BUILT_FOR_LXML: str = check_lxml_major("_metadata_scan")
 
 cdef enum:
     # Low bits of a tag's kind: 1 + its position in `indexed_tags`, 0 when not indexed.
@@ -137,23 +137,7 @@ cdef bint _value_is(xmlNode* c_node, xmlAttr* attribute, const char* wanted, str
     return cetree.attributeValue(c_node, attribute) == text
 
 
-cdef inline bint _is_walked(xmlNode* c_node) noexcept nogil:
-    """Element and entity-reference nodes: the nodes a walk stops at (text and comments not)."""
-    return c_node.type == tree.XML_ELEMENT_NODE or c_node.type == tree.XML_ENTITY_REF_NODE
 
-
-cdef inline xmlNode* _first_child(xmlNode* c_node) noexcept nogil:
-    c_node = c_node.children
-    while c_node is not NULL and not _is_walked(c_node):
-        c_node = c_node.next
-    return c_node
-
-
-cdef inline xmlNode* _next_sibling(xmlNode* c_node) noexcept nogil:
-    c_node = c_node.next
-    while c_node is not NULL and not _is_walked(c_node):
-        c_node = c_node.next
-    return c_node
 
 
 cdef inline bint _declares_attributes(xmlDtd* dtd) noexcept nogil:
@@ -238,9 +222,9 @@ cdef int _walk(
                 dates.append(element)
             if byline:
                 bylines.append(element)
-        c_child = _first_child(c_node)
+        c_child = first_walked_child(c_node)
         while c_child is NULL and c_node is not top:
-            c_child = _next_sibling(c_node)
+            c_child = next_walked_sibling(c_node)
             if c_child is NULL:
                 c_node = c_node.parent
         if c_child is NULL:
@@ -293,7 +277,7 @@ def scan_elements(root, tuple indexed_tags, tuple byline_tags, tuple byline_mark
     # The XPaths search the whole document: other top-level elements too, in document order.
     c_node = c_doc.children
     while c_node is not NULL:
-        if _is_walked(c_node):
+        if is_walked(c_node):
             if not _walk(
                 doc, c_node, c_node is top, &kinds, indexed, byline_names, found_tags,
                 authors, dates, bylines,
@@ -303,31 +287,6 @@ def scan_elements(root, tuple indexed_tags, tuple byline_tags, tuple byline_mark
     return dict(zip(indexed_tags, found_tags)), authors, dates, bylines
 
 
-cdef inline bint _is_ascii_space(unsigned char c) noexcept nogil:
-    """The ASCII characters `str.isspace()` accepts (it also counts \\x1c-\\x1f)."""
-    return c == 32 or 9 <= c <= 13 or 28 <= c <= 31
-
-
-cdef int _text_run_state(xmlNode* c_node) noexcept nogil:
-    """The text lxml joins from `c_node` on: 0 empty or ASCII blank, 1 visible, 2 unsure."""
-    # Mirrors lxml's `_collectText` (as `_text_walk` does): consecutive text and CDATA nodes,
-    # XInclude markers skipped. Non-ASCII bytes may be Unicode spaces: `str.isspace` decides.
-    cdef const unsigned char* text
-    cdef bint unsure = False
-    while c_node is not NULL:
-        if c_node.type == tree.XML_TEXT_NODE or c_node.type == tree.XML_CDATA_SECTION_NODE:
-            text = <const unsigned char*>c_node.content
-            if text is not NULL:
-                while text[0]:
-                    if text[0] >= 0x80:
-                        unsure = True
-                    elif not _is_ascii_space(text[0]):
-                        return 1
-                    text += 1
-        elif c_node.type != tree.XML_XINCLUDE_START and c_node.type != tree.XML_XINCLUDE_END:
-            break
-        c_node = c_node.next
-    return 2 if unsure else 0
 
 
 cdef inline bint _is_iterated(xmlNode* c_node) noexcept nogil:
@@ -422,13 +381,13 @@ def body_text_sample(root, frozenset no_text_tags, Py_ssize_t limit):
             else:
                 skipped = _is_no_text(c_node, &table, no_text_tags)
             if not skipped:
-                state = _text_run_state(c_node.children)
+                state = text_run_state(c_node.children)
                 if state:
                     text = cetree.textOf(c_node)
                     if state == 1 or (text and not text.isspace()):
                         parts.append(text)
                         size += len(text)
-        state = _text_run_state(c_node.next)  # the tail: `top`'s own too, as `iter()` gives it
+        state = text_run_state(c_node.next)  # the tail: `top`'s own too, as `iter()` gives it
         if state:
             text = cetree.tailOf(c_node)
             if state == 1 or (text and not text.isspace()):

@@ -21,18 +21,12 @@ from libc.string cimport memcmp, memcpy, memset, strlen
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
-
-import lxml.etree
+from newscrawl.extraction._libxml_nodes cimport check_lxml_major, is_ascii_space
 
 cetree.import_lxml__etree()
 
-# The lxml this module was compiled against; its object layout must match the running one.
-BUILT_FOR_LXML: str = cetree.LXML_VERSION_STRING.decode("ascii")
-if BUILT_FOR_LXML.split(".")[0] != lxml.etree.__version__.split(".")[0]:
-    # A different lxml major may lay out its objects differently: refuse, the caller falls back.
-    raise ImportError(
-        f"_static_keys was built for lxml {BUILT_FOR_LXML}, running {lxml.etree.__version__}"
-    )
+# The lxml this module was compiled against (see `_libxml_nodes.check_lxml_major`).
+BUILT_FOR_LXML: str = check_lxml_major("_static_keys")
 
 cdef extern from *:
     """
@@ -160,10 +154,6 @@ cdef inline void _put(Buffer* buffer, const unsigned char* data, size_t length) 
     memcpy(buffer.data + buffer.size, data, length)
     buffer.size += length
 
-
-cdef inline bint _is_ascii_space(unsigned char c) noexcept nogil:
-    """The ASCII characters `str.isspace()` and `str.strip()` treat as whitespace."""
-    return c == 32 or 9 <= c <= 13 or 28 <= c <= 31
 
 
 cdef inline bint _is_ascii(const unsigned char* text, size_t length) noexcept nogil:
@@ -338,10 +328,10 @@ cdef bint _render_prefix(
                     if value[position] == c'?' or value[position] == c'#':
                         length = position
                         break
-            while length and _is_ascii_space(value[0]):
+            while length and is_ascii_space(value[0]):
                 value += 1
                 length -= 1
-            while length and _is_ascii_space(value[length - 1]):
+            while length and is_ascii_space(value[length - 1]):
                 length -= 1
             for position in range(length):
                 c = value[position]
@@ -398,7 +388,7 @@ cdef int _put_text(Buffer* buffer, str text, bint normalise, int* state) except 
     for ch in text:
         if ch < 128:
             # ASCII: the same tests as below, without the Unicode database calls.
-            space = _is_ascii_space(<unsigned char>ch)
+            space = is_ascii_space(<unsigned char>ch)
             decimal = 48 <= ch <= 57
         else:
             space = ch.isspace()
@@ -545,7 +535,7 @@ cdef int _put_run(Buffer* buffer, const unsigned char* text, bint normalise, int
         if c < 0x80:
             ch = c
             width = 1
-            space = _is_ascii_space(c)
+            space = is_ascii_space(c)
             decimal = 48 <= c <= 57
         else:
             # Strict UTF-8, as Python decodes it: no overlong forms, no surrogates.
@@ -649,7 +639,7 @@ cdef int _own_text_state(xmlNode* c_node) noexcept nogil:
             if running and not found and child.content is not NULL:
                 text = <const unsigned char*>child.content
                 while text[0]:
-                    if text[0] >= 0x80 or not _is_ascii_space(text[0]):
+                    if text[0] >= 0x80 or not is_ascii_space(text[0]):
                         found = 1
                         break
                     text += 1

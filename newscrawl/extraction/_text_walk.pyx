@@ -14,18 +14,17 @@ from libc.string cimport memset
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
-
-import lxml.etree
+from newscrawl.extraction._libxml_nodes cimport (
+    check_lxml_major,
+    first_walked_child,
+    next_walked_sibling,
+    text_run_state,
+)
 
 cetree.import_lxml__etree()
 
-# The lxml this module was compiled against; its object layout must match the running one.
-BUILT_FOR_LXML: str = cetree.LXML_VERSION_STRING.decode("ascii")
-if BUILT_FOR_LXML.split(".")[0] != lxml.etree.__version__.split(".")[0]:
-    # A different lxml major may lay out its objects differently: refuse, the caller falls back.
-    raise ImportError(
-        f"_text_walk was built for lxml {BUILT_FOR_LXML}, running {lxml.etree.__version__}"
-    )
+# The lxml this module was compiled against (see `_libxml_nodes.check_lxml_major`).
+BUILT_FOR_LXML: str = check_lxml_major("_text_walk")
 
 cdef enum:
     KIND_SKIPPED = 1
@@ -64,12 +63,12 @@ cdef int _push(IntStack* stack, Py_ssize_t value) except -1:
     return 0
 
 
-cdef int _classify(xmlNode* c_node, TagTable* table, skipped_tags, block_tags) except -1:
-    """The node's KIND_* bits, from the same `element.tag` string the Python walk tests."""
+cdef long _tag_value(xmlNode* c_node, TagTable* table, dict values) except? -1:
+    """`values.get(element.tag, 0)`, looked up once per distinct tag name of the page."""
     cdef const_xmlChar* name = c_node.name
     cdef size_t slot
     cdef size_t probe
-    cdef int kind
+    cdef long value
     if cetree._getNs(c_node) is NULL:
         slot = (<size_t>name >> 4) & (TAG_SLOTS - 1)
         for probe in range(TAG_SLOTS):
@@ -79,51 +78,25 @@ cdef int _classify(xmlNode* c_node, TagTable* table, skipped_tags, block_tags) e
                 break
             slot = (slot + 1) & (TAG_SLOTS - 1)
         else:
-            return _kind_of(cetree.namespacedName(c_node), skipped_tags, block_tags)
-        kind = _kind_of(cetree.namespacedName(c_node), skipped_tags, block_tags)
+            return values.get(cetree.namespacedName(c_node), 0)
+        value = values.get(cetree.namespacedName(c_node), 0)
         table.names[slot] = name
-        table.kinds[slot] = kind
-        return kind
-    return _kind_of(cetree.namespacedName(c_node), skipped_tags, block_tags)
+        table.kinds[slot] = value
+        return value
+    return values.get(cetree.namespacedName(c_node), 0)
 
 
-cdef inline int _kind_of(tag, skipped_tags, block_tags) except -1:
-    """KIND_* bits for a tag string."""
-    cdef int kind = 0
-    if tag in skipped_tags:
-        kind |= KIND_SKIPPED
-    if tag in block_tags:
-        kind |= KIND_BLOCK
-    if tag == "a":
-        kind |= KIND_ANCHOR
-    return kind
+cdef dict _tag_kinds(skipped_tags, block_tags):
+    """KIND_* bits per tag name: the walk's tests of `element.tag`, as one lookup."""
+    cdef dict kinds = {}
+    for tag in skipped_tags:
+        kinds[tag] = kinds.get(tag, 0) | KIND_SKIPPED
+    for tag in block_tags:
+        kinds[tag] = kinds.get(tag, 0) | KIND_BLOCK
+    kinds["a"] = kinds.get("a", 0) | KIND_ANCHOR
+    return kinds
 
 
-cdef inline bint _is_ascii_space(unsigned char c) noexcept nogil:
-    """The ASCII characters `str.isspace()` accepts (it also counts \\x1c-\\x1f)."""
-    return c == 32 or 9 <= c <= 13 or 28 <= c <= 31
-
-
-cdef int _text_run_state(xmlNode* c_node) noexcept nogil:
-    """The text lxml joins from `c_node` on: 0 empty or ASCII blank, 1 visible, 2 unsure."""
-    # Mirrors lxml's `_collectText`: consecutive text and CDATA nodes, XInclude markers skipped.
-    # Non-ASCII bytes may be Unicode spaces (NBSP...), so those runs are left to `str.isspace`.
-    cdef const unsigned char* text
-    cdef bint unsure = False
-    while c_node is not NULL:
-        if c_node.type == tree.XML_TEXT_NODE or c_node.type == tree.XML_CDATA_SECTION_NODE:
-            text = <const unsigned char*>c_node.content
-            if text is not NULL:
-                while text[0]:
-                    if text[0] >= 0x80:
-                        unsure = True
-                    elif not _is_ascii_space(text[0]):
-                        return 1
-                    text += 1
-        elif c_node.type != tree.XML_XINCLUDE_START and c_node.type != tree.XML_XINCLUDE_END:
-            break
-        c_node = c_node.next
-    return 2 if unsure else 0
 
 
 cdef inline bint _visible(text) except -1:
@@ -150,25 +123,7 @@ cdef inline bint _is_href(const_xmlChar* name) noexcept nogil:
     )
 
 
-cdef inline bint _is_walked(xmlNode* c_node) noexcept nogil:
-    """Whether iterwalk yields the node: elements and entity references, not comments or PIs."""
-    return c_node.type == tree.XML_ELEMENT_NODE or c_node.type == tree.XML_ENTITY_REF_NODE
 
-
-cdef inline xmlNode* _first_child(xmlNode* c_node) noexcept nogil:
-    """First child iterwalk visits (`_findChildForwards(c_node, 0)`, comments and PIs skipped)."""
-    c_node = c_node.children
-    while c_node is not NULL and not _is_walked(c_node):
-        c_node = c_node.next
-    return c_node
-
-
-cdef inline xmlNode* _next_sibling(xmlNode* c_node) noexcept nogil:
-    """Next sibling iterwalk visits (`_nextElement`, comments and PIs skipped)."""
-    c_node = c_node.next
-    while c_node is not NULL and not _is_walked(c_node):
-        c_node = c_node.next
-    return c_node
 
 
 def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
@@ -204,6 +159,7 @@ def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
     cdef cetree._Element element
     current = None
     memset(&table, 0, sizeof(TagTable))
+    cdef dict kinds = _tag_kinds(skipped_tags, block_tags)
     memset(&parents, 0, sizeof(IntStack))
     memset(&starts, 0, sizeof(IntStack))
     memset(&ends, 0, sizeof(IntStack))
@@ -223,7 +179,7 @@ def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
             _push(&node_stack, parent)
             parent = node_count
             node_count += 1
-            kind = _classify(c_node, &table, skipped_tags, block_tags)
+            kind = _tag_value(c_node, &table, kinds)
             descend = not (kind & KIND_SKIPPED)
             if descend:
                 if kind & KIND_ANCHOR and _has_href(c_node):
@@ -235,7 +191,7 @@ def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
                         segment_count += 1
                         current = None
                     _push(&block_stack, parent)
-                state = _text_run_state(c_node.children)
+                state = text_run_state(c_node.children)
                 if state:
                     text = cetree.textOf(c_node)
                     if state == 1 or _visible(text):
@@ -251,10 +207,10 @@ def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
                             piece_type(text, element, link_stack.size > 0, current.index)
                         )
                         piece_count += 1
-            c_child = _first_child(c_node) if descend else NULL
+            c_child = first_walked_child(c_node) if descend else NULL
             while c_child is NULL:
                 # End event for c_node.
-                kind = _classify(c_node, &table, skipped_tags, block_tags)
+                kind = _tag_value(c_node, &table, kinds)
                 if kind & KIND_BLOCK:
                     if current is not None:
                         current.last_piece = piece_count
@@ -277,7 +233,7 @@ def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
                 parent = node_stack.items[node_stack.size]
                 if parent < 0:
                     break
-                state = _text_run_state(c_node.next)
+                state = text_run_state(c_node.next)
                 if state:
                     text = cetree.tailOf(c_node)
                     if state == 1 or _visible(text):
@@ -295,7 +251,7 @@ def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
                             )
                         )
                         piece_count += 1
-                c_child = _next_sibling(c_node)
+                c_child = next_walked_sibling(c_node)
                 if c_child is NULL:
                     c_node = c_node.parent
             if c_child is NULL:
@@ -370,7 +326,7 @@ def ancestor_flags(list elements, list parents, list nodes, dict tag_flags, mark
                 step = chain[chain_size]
                 element = elements[step]
                 c_node = element._c_node
-                flags = inherited | _tag_flags(c_node, &table, tag_flags)
+                flags = inherited | _tag_value(c_node, &table, tag_flags)
                 marker = cetree.attributeValueFromNsName(c_node, NULL, <const_xmlChar*>"class")
                 if marker:
                     flags |= _marker_bits(marker, value_flags, marker_flags)
@@ -398,26 +354,3 @@ cdef inline long _known(long* known, Py_ssize_t count, Py_ssize_t node) except? 
     if node >= count:
         raise IndexError("list index out of range")
     return known[node]
-
-
-cdef long _tag_flags(xmlNode* c_node, TagTable* table, dict tag_flags) except? -1:
-    """`tag_flags.get(element.tag, 0)`, looked up once per distinct tag name."""
-    cdef const_xmlChar* name = c_node.name
-    cdef size_t slot
-    cdef size_t probe
-    cdef long flags
-    if cetree._getNs(c_node) is NULL:
-        slot = (<size_t>name >> 4) & (TAG_SLOTS - 1)
-        for probe in range(TAG_SLOTS):
-            if table.names[slot] == name:
-                return table.kinds[slot]
-            if table.names[slot] is NULL:
-                break
-            slot = (slot + 1) & (TAG_SLOTS - 1)
-        else:
-            return tag_flags.get(cetree.namespacedName(c_node), 0)
-        flags = tag_flags.get(cetree.namespacedName(c_node), 0)
-        table.names[slot] = name
-        table.kinds[slot] = flags
-        return flags
-    return tag_flags.get(cetree.namespacedName(c_node), 0)

@@ -1,0 +1,67 @@
+# cython: language_level=3
+# Inline helpers shared by the compiled extraction modules (`_*.pyx`): each module that
+# cimports this file gets its own copy of them, so there is no extra module to build or load.
+
+cimport lxml.includes.etreepublic as cetree
+from lxml.includes cimport tree
+from lxml.includes.tree cimport xmlNode
+
+
+cdef inline str check_lxml_major(str module):
+    """The lxml version `module` was built for; ImportError if the running major differs."""
+    # The modules read lxml's object layout from its headers: another major may lay it out
+    # otherwise, so they refuse to load and their callers fall back to the Python loops.
+    import lxml.etree
+
+    built = cetree.LXML_VERSION_STRING.decode("ascii")
+    if built.split(".")[0] != lxml.etree.__version__.split(".")[0]:
+        raise ImportError(f"{module} was built for lxml {built}, running {lxml.etree.__version__}")
+    return built
+
+
+cdef inline bint is_ascii_space(unsigned char c) noexcept nogil:
+    """The ASCII characters `str.isspace()` accepts (it also counts \\x1c-\\x1f)."""
+    return c == 32 or 9 <= c <= 13 or 28 <= c <= 31
+
+
+cdef inline int text_run_state(xmlNode* c_node) noexcept nogil:
+    """The text lxml joins from `c_node` on: 0 empty or ASCII blank, 1 visible, 2 unsure."""
+    # Mirrors lxml's `_collectText`: consecutive text and CDATA nodes, XInclude markers skipped.
+    # Non-ASCII bytes may be Unicode spaces (NBSP...), so those runs are left to `str.isspace`.
+    cdef const unsigned char* text
+    cdef bint unsure = False
+    while c_node is not NULL:
+        if c_node.type == tree.XML_TEXT_NODE or c_node.type == tree.XML_CDATA_SECTION_NODE:
+            text = <const unsigned char*>c_node.content
+            if text is not NULL:
+                while text[0]:
+                    if text[0] >= 0x80:
+                        unsure = True
+                    elif not is_ascii_space(text[0]):
+                        return 1
+                    text += 1
+        elif c_node.type != tree.XML_XINCLUDE_START and c_node.type != tree.XML_XINCLUDE_END:
+            break
+        c_node = c_node.next
+    return 2 if unsure else 0
+
+
+cdef inline bint is_walked(xmlNode* c_node) noexcept nogil:
+    """Whether iterwalk yields the node: elements and entity references, not comments or PIs."""
+    return c_node.type == tree.XML_ELEMENT_NODE or c_node.type == tree.XML_ENTITY_REF_NODE
+
+
+cdef inline xmlNode* first_walked_child(xmlNode* c_node) noexcept nogil:
+    """First child iterwalk visits (`_findChildForwards(c_node, 0)`, comments and PIs skipped)."""
+    c_node = c_node.children
+    while c_node is not NULL and not is_walked(c_node):
+        c_node = c_node.next
+    return c_node
+
+
+cdef inline xmlNode* next_walked_sibling(xmlNode* c_node) noexcept nogil:
+    """Next sibling iterwalk visits (`_nextElement`, comments and PIs skipped)."""
+    c_node = c_node.next
+    while c_node is not NULL and not is_walked(c_node):
+        c_node = c_node.next
+    return c_node
