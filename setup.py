@@ -11,7 +11,15 @@ from setuptools import Extension, setup
 #   _dynamic_lca    dynamic_noise's link-LCA search and candidate judging
 #   _text_scan      word, keyword and character counts of block_features and relevance
 #   _static_keys    static_noise's node keys
-COMPILED_MODULES = ("_text_walk", "_metadata_scan", "_dynamic_lca", "_text_scan", "_static_keys")
+#   _block_trees    block_scorer's walk of the model's trees
+COMPILED_MODULES = (
+    "_text_walk",
+    "_metadata_scan",
+    "_dynamic_lca",
+    "_text_scan",
+    "_static_keys",
+    "_block_trees",
+)
 
 # The modules read lxml's object layout from its headers, so they are built against the lxml
 # major version the runtime pins (pyproject.toml: build-system requires and dependencies).

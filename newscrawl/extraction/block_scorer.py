@@ -12,6 +12,14 @@ import numpy as np
 from newscrawl.extraction.block_features import FEATURE_NAMES
 from newscrawl.extraction.errors import ModelFormatError
 
+try:
+    # The compiled walk (built by `pip install`, see setup.py): the same sums, in C.
+    from newscrawl.extraction._block_trees import leaf_sums as _compiled_leaf_sums
+except ImportError:  # not built: `_leaf_sums_python` does the same job
+    _compiled_leaf_sums = None  # type: ignore[assignment]
+# Whether the block model walks its trees with the compiled loop.
+COMPILED_TREES: bool = _compiled_leaf_sums is not None
+
 MODEL_RESOURCE = "block_model.json"
 MODEL_FORMAT = "newscrawl-block-model"
 MODEL_FORMAT_VERSION = 1
@@ -32,6 +40,11 @@ class _Layout:
     thresholds: np.ndarray  # per node: threshold (inf for leaves: they step left)
     children: np.ndarray  # per node: its left child (the right one follows); a leaf itself
     values: np.ndarray  # per node: leaf value (0 for internal nodes)
+    # The index arrays as C ints, for the compiled walk.
+    root_features_c: np.ndarray
+    root_children_c: np.ndarray
+    features_c: np.ndarray
+    children_c: np.ndarray
 
     @classmethod
     def of(cls, features: np.ndarray, thresholds: np.ndarray, leaves: np.ndarray) -> _Layout:
@@ -56,6 +69,10 @@ class _Layout:
             thresholds=all_thresholds.ravel(),
             children=children.ravel(),
             values=values.ravel(),
+            root_features_c=np.ascontiguousarray(all_features[:, 0], dtype=np.intc),
+            root_children_c=np.ascontiguousarray(children[:, 0], dtype=np.intc),
+            features_c=np.ascontiguousarray(all_features.ravel(), dtype=np.intc),
+            children_c=np.ascontiguousarray(children.ravel(), dtype=np.intc),
         )
         # The loaded model is shared by every page: its arrays must never change.
         for array in vars(layout).values():
@@ -85,9 +102,28 @@ class BlockModel:
 
     def predict_proba(self, rows: np.ndarray) -> np.ndarray:
         """Probability that each row (block) is article text."""
-        count = rows.shape[0]
-        if not count:
+        if not rows.shape[0]:
             return np.zeros(0)
+        if _compiled_leaf_sums is None:
+            leaf_sum = self._leaf_sums_python(rows)
+        else:
+            layout = self._layout
+            leaf_sum = _compiled_leaf_sums(
+                np.ascontiguousarray(rows, dtype=np.float64),
+                layout.root_features_c,
+                layout.root_thresholds,
+                layout.root_children_c,
+                layout.features_c,
+                layout.thresholds,
+                layout.children_c,
+                layout.values,
+                self.depth,
+            )
+        return 1.0 / (1.0 + np.exp(-(self.base_score + self.learning_rate * leaf_sum)))
+
+    def _leaf_sums_python(self, rows: np.ndarray) -> np.ndarray:
+        """Per row, the sum of the leaves it reaches: the reference for `_block_trees`."""
+        count = rows.shape[0]
         layout = self._layout
         # Each level compares only the node every (row, tree) pair stands on: depth gathers of
         # rows x trees values, rather than comparing every split of every tree up front. Every
@@ -108,8 +144,7 @@ class BlockModel:
             right = flat_rows.take(cells) > thresholds.take(node)
             node = children.take(node)
             np.add(node, right, out=node)
-        leaf_sum = layout.values.take(node).sum(axis=1)
-        return 1.0 / (1.0 + np.exp(-(self.base_score + self.learning_rate * leaf_sum)))
+        return layout.values.take(node).sum(axis=1)
 
     @classmethod
     def from_dict(cls, data: dict, feature_names: tuple[str, ...] = FEATURE_NAMES) -> BlockModel:
