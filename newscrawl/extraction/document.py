@@ -103,6 +103,8 @@ BLOCK_TAGS = frozenset(
     ]
 )
 _WHITESPACE = re.compile(r"\s+")
+# Characters lxml will not put in element text (XML 1.0 forbids them).
+_XML_INVALID = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _CHARSET_DECLARATION = re.compile(rb"<meta[^>]+charset|<\?xml[^>]+encoding", re.IGNORECASE)
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 # HTML5 void elements that libxml2 (an HTML 4 parser) does not know are empty: it nests
@@ -267,11 +269,12 @@ def _append_text(parent: lxml.html.HtmlElement, text: str | None) -> None:
     """Add text after the last child of `parent` (or as its text when it has none)."""
     if not text:
         return
+    # libxml2 keeps control characters that lxml refuses to set: they are invisible anyway.
     if len(parent):
         last = parent[-1]
-        last.tail = (last.tail or "") + text
+        last.tail = _XML_INVALID.sub("", (last.tail or "") + text)
     else:
-        parent.text = (parent.text or "") + text
+        parent.text = _XML_INVALID.sub("", (parent.text or "") + text)
 
 
 def _release_swallowed_content(root: lxml.html.HtmlElement) -> None:

@@ -262,12 +262,15 @@ def _load_jsonld(text: str) -> Any:
         text = _JSONLD_WRAPPER.sub("", text).strip()
     if not text:
         return None
+    # RecursionError: a hostile page can nest arrays deeper than the JSON decoder's stack.
     try:
         return json.loads(text, strict=False)
+    except RecursionError:
+        return None
     except ValueError:
         try:  # a stray trailing comma is the most common breakage
             return json.loads(re.sub(r",\s*([}\]])", r"\1", text), strict=False)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
 
 
