@@ -11,7 +11,7 @@ from libc.stdlib cimport free, malloc
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
-from newscrawl.extraction._libxml_nodes cimport check_lxml_major
+from newscrawl.extraction._libxml_nodes cimport check_lxml_major, require_element
 
 cetree.import_lxml__etree()
 
@@ -85,6 +85,11 @@ def lca_nodes(list elements, list parents, Py_ssize_t first):
     found = []
     if count == 0:
         return found
+    # Indices below are read without bounds checks: check the inputs they come from.
+    if not 0 <= first < count:
+        raise IndexError(f"walk node {first} out of range {count}")
+    if len(parents) != count:
+        raise ValueError("elements and parents differ in length")
     try:
         parent_of = <Py_ssize_t*>malloc(count * sizeof(Py_ssize_t))
         seen = <unsigned char*>malloc(count * sizeof(unsigned char))
@@ -92,6 +97,8 @@ def lca_nodes(list elements, list parents, Py_ssize_t first):
             raise MemoryError()
         for i in range(count):
             parent_of[i] = parents[i]
+            if not -1 <= parent_of[i] < i:
+                raise ValueError(f"walk node {i} has parent {parent_of[i]}: not a pre-order tree")
             seen[i] = 0
         # Pre-order: the subtree of `first` is the run of nodes whose parents are inside it.
         while end < count and parent_of[end] >= first:
@@ -101,7 +108,7 @@ def lca_nodes(list elements, list parents, Py_ssize_t first):
         if nodes is NULL:
             raise MemoryError()
         for i in range(first, end):
-            element = <cetree._Element>elements[i]
+            element = require_element(elements[i])
             c_node = element._c_node
             if _is_href_anchor(c_node):
                 hidden = 1
@@ -217,6 +224,8 @@ def judge_candidates(
                 if 0 <= index < count:
                     gone[index] = 1
         for start, end in ranges:
+            if not 0 <= start <= end <= count:
+                raise IndexError(f"piece range ({start}, {end}) out of range {count}")
             text_chars = link_chars = 0
             for index in range(start, end):
                 if gone[index]:

@@ -65,3 +65,10 @@ cdef inline xmlNode* next_walked_sibling(xmlNode* c_node) noexcept nogil:
     while c_node is not NULL and not is_walked(c_node):
         c_node = c_node.next
     return c_node
+
+
+cdef inline cetree._Element require_element(value):
+    """`value` as an lxml element: a typed variable accepts None, whose node would crash."""
+    if value is None:
+        raise TypeError("an lxml element is required, not None")
+    return value

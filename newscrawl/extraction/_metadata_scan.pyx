@@ -17,6 +17,7 @@ from newscrawl.extraction._libxml_nodes cimport (
     first_walked_child,
     is_walked,
     next_walked_sibling,
+    require_element,
     text_run_state,
 )
 
@@ -244,7 +245,7 @@ def scan_elements(root, tuple indexed_tags, tuple byline_tags, tuple byline_mark
     `root` must be the document's root element; a page with an entity reference, a namespace
     without URI or a DTD declaring attributes is declined (None).
     """
-    cdef cetree._Element element = root
+    cdef cetree._Element element = require_element(root)
     cdef cetree._Document doc = element._doc
     cdef xmlDoc* c_doc = doc._c_doc
     cdef xmlNode* top = element._c_node
@@ -345,7 +346,7 @@ def body_text_sample(root, frozenset no_text_tags, Py_ssize_t limit):
     are not). `root` must be the document's root element; a tree holding an entity reference
     or a namespace without URI is declined (None).
     """
-    cdef cetree._Element element = root
+    cdef cetree._Element element = require_element(root)
     cdef xmlNode* top = element._c_node
     cdef xmlNode* c_node
     cdef xmlNode* c_child

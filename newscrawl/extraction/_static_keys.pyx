@@ -21,7 +21,7 @@ from libc.string cimport memcmp, memcpy, memset, strlen
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
-from newscrawl.extraction._libxml_nodes cimport check_lxml_major, is_ascii_space
+from newscrawl.extraction._libxml_nodes cimport check_lxml_major, is_ascii_space, require_element
 
 cetree.import_lxml__etree()
 
@@ -462,7 +462,7 @@ def node_keys(list pieces, bint normalise, tuple url_names, prefix_of):
         for position in range(len(elements)):
             owner = elements[position]
             buffer.size = 0
-            element = owner
+            element = require_element(owner)
             if not _render_prefix(&buffer, element._c_node, normalise, &names):
                 prefix = (<str?>prefix_of(owner)).encode("utf-8", "replace")
                 _reserve(&buffer, <size_t>len(prefix))
@@ -659,7 +659,7 @@ def page_keys(root, skipped_tags, bint normalise, tuple url_names, prefix_of):
     In document order rather than first-piece order (learning only counts them); None when
     the compiled walk in `_text_walk` would decline the tree, so the caller walks it instead.
     """
-    cdef cetree._Element element = root
+    cdef cetree._Element element = require_element(root)
     cdef cetree._Document doc = element._doc
     cdef xmlNode* c_top = element._c_node
     cdef xmlNode* c_node = c_top

@@ -16,6 +16,7 @@ from lxml.includes cimport tree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
 from newscrawl.extraction._libxml_nodes cimport (
     check_lxml_major,
+    require_element,
     first_walked_child,
     next_walked_sibling,
     text_run_state,
@@ -131,7 +132,7 @@ def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
     # Like iterwalk it passes over comments and processing instructions (their tails are not
     # text to it either). It declines trees holding entity references, which iterwalk yields
     # as `_Entity` nodes: libxml2's HTML parser makes none, so in practice it never declines.
-    cdef cetree._Element root = document.tree
+    cdef cetree._Element root = require_element(document.tree)
     cdef cetree._Document doc = root._doc
     cdef xmlNode* c_node = root._c_node
     cdef xmlNode* c_child
