@@ -8,8 +8,6 @@ from dataclasses import dataclass, field
 import lxml.etree
 import lxml.html
 
-from newscrawl.extraction.word_tokens import split_words
-
 try:
     # The compiled walk (built by `pip install`, see setup.py): the same Document, faster.
     from newscrawl.extraction._text_walk import index_text as _compiled_index_text
@@ -157,7 +155,6 @@ class Segment:
     last_piece: int  # exclusive
     node: int  # walk index of `block` (see `Document.node_elements`)
     text: str = ""
-    tokens: list[str] | None = None  # lower-cased words, computed on first use
 
 
 @dataclass(eq=False)
@@ -192,13 +189,6 @@ class Document:
         """The `<body>` element, or the root when the page has none."""
         body = self.tree.find("body")
         return body if body is not None else self.tree
-
-
-def segment_tokens(segment: Segment) -> list[str]:
-    """The segment's lower-cased words, computed once and shared by the stages."""
-    if segment.tokens is None:
-        segment.tokens = split_words(segment.text.lower())
-    return segment.tokens
 
 
 def normalise_space(text: str) -> str:

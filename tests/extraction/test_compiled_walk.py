@@ -94,14 +94,12 @@ def assert_same_document(compiled: Document, python: Document) -> None:
             mine_segment.last_piece,
             mine_segment.node,
             mine_segment.text,
-            mine_segment.tokens,
         ) == (
             theirs_segment.index,
             theirs_segment.first_piece,
             theirs_segment.last_piece,
             theirs_segment.node,
             theirs_segment.text,
-            theirs_segment.tokens,
         )
     # Same keys in the same insertion order, each the same proxy, with the same ranges.
     assert list(compiled.piece_range.values()) == list(python.piece_range.values())
