@@ -127,6 +127,17 @@ cdef inline bint _is_href(const_xmlChar* name) noexcept nogil:
 
 
 
+cdef object _open_segment(
+    IntStack* block_stack, list node_elements, segment_type, Py_ssize_t index,
+    Py_ssize_t first_piece,
+):
+    """A new segment of the innermost open block, starting at `first_piece`."""
+    if block_stack.size == 0:
+        raise IndexError("pop from empty list")
+    cdef Py_ssize_t block_node = block_stack.items[block_stack.size - 1]
+    return segment_type(index, node_elements[block_node], first_piece, 0, block_node)
+
+
 def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
     """Fill `document` as `_index_text` does; False (document untouched) when it cannot."""
     # Like iterwalk it passes over comments and processing instructions (their tails are not
@@ -148,7 +159,6 @@ def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
     cdef Py_ssize_t piece_count = 0
     cdef Py_ssize_t segment_count = 0
     cdef Py_ssize_t start
-    cdef Py_ssize_t block_node
     cdef int kind
     cdef int state
     cdef bint descend
@@ -197,12 +207,9 @@ def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
                     text = cetree.textOf(c_node)
                     if state == 1 or _visible(text):
                         if current is None:
-                            if block_stack.size == 0:
-                                raise IndexError("pop from empty list")
-                            block_node = block_stack.items[block_stack.size - 1]
-                            current = segment_type(
-                                segment_count, node_elements[block_node], piece_count, 0,
-                                block_node,
+                            current = _open_segment(
+                                &block_stack, node_elements, segment_type, segment_count,
+                                piece_count,
                             )
                         pieces.append(
                             piece_type(text, element, link_stack.size > 0, current.index)
@@ -239,12 +246,9 @@ def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
                     text = cetree.tailOf(c_node)
                     if state == 1 or _visible(text):
                         if current is None:
-                            if block_stack.size == 0:
-                                raise IndexError("pop from empty list")
-                            block_node = block_stack.items[block_stack.size - 1]
-                            current = segment_type(
-                                segment_count, node_elements[block_node], piece_count, 0,
-                                block_node,
+                            current = _open_segment(
+                                &block_stack, node_elements, segment_type, segment_count,
+                                piece_count,
                             )
                         pieces.append(
                             piece_type(
