@@ -12,6 +12,7 @@ from setuptools import Extension, setup
 #   _text_scan      word, keyword and character counts of block_features and relevance
 #   _static_keys    static_noise's node keys
 #   _block_trees    block_scorer's walk of the model's trees
+#   _feature_rows   block_features' table of per-block features
 COMPILED_MODULES = (
     "_text_walk",
     "_metadata_scan",
@@ -19,6 +20,7 @@ COMPILED_MODULES = (
     "_text_scan",
     "_static_keys",
     "_block_trees",
+    "_feature_rows",
 )
 
 # The modules read lxml's object layout from its headers, so they are built against the lxml

@@ -23,6 +23,15 @@ except ImportError:  # not built: the Python functions they replace do the same 
     _compiled_count_characters = None  # type: ignore[assignment]
     _compiled_int_rows = None  # type: ignore[assignment]
     _compiled_piece_chars = None  # type: ignore[assignment]
+try:
+    # The compiled table (see setup.py): `_python_block_features`' table, bit for bit, faster.
+    from newscrawl.extraction._feature_rows import fill_feature_rows as _compiled_fill_rows
+    from newscrawl.extraction._feature_rows import worded_nodes as _compiled_worded_nodes
+except ImportError:  # not built: `_python_block_features` does the same job
+    _compiled_fill_rows = None  # type: ignore[assignment]
+    _compiled_worded_nodes = None  # type: ignore[assignment]
+# Whether `compute_block_features` fills the table in compiled code.
+COMPILED_ROWS: bool = _compiled_fill_rows is not None and _compiled_count_characters is not None
 
 # Full-width forms are what Chinese and Japanese text punctuates with.
 _PUNCTUATION = ".,;:!?、。，；：！？"
@@ -151,15 +160,62 @@ def compute_block_features(
     document: Document, title_keywords: set[str], config: ExtractionConfig
 ) -> np.ndarray:
     """One row of `FEATURE_NAMES` per segment of the document."""
+    if not document.segments:
+        return np.zeros((0, len(FEATURE_NAMES)), dtype=np.float64)
+    if COMPILED_ROWS:
+        return _compiled_block_features(document, title_keywords, config)
+    return _python_block_features(document, title_keywords, config)
+
+
+def _has_template(document: Document, config: ExtractionConfig) -> bool:
+    """Whether the static-noise columns are filled: a template learnt from enough pages."""
+    return document.static_applied and document.static_page_count >= config.static_min_pages
+
+
+def _compiled_block_features(
+    document: Document, title_keywords: set[str], config: ExtractionConfig
+) -> np.ndarray:
+    """`_python_block_features` with the table filled by `_feature_rows.fill_feature_rows`."""
+    segments = document.segments
+    pieces = document.pieces
+    texts = [segment.text for segment in segments]
+    word_counts = count_words(texts, title_keywords)
+    character_counts = np.empty((4, len(texts)), dtype=np.int64)
+    _compiled_count_characters(
+        texts, _PUNCTUATION, _SENTENCE_END_CHARACTERS, _UPPER_SAMPLE, character_counts
+    )
+    piece_values = np.empty((2, len(pieces)))
+    _piece_chars(pieces, piece_values)
+    flags = ancestor_flags(document, _compiled_worded_nodes(segments, word_counts[0]))
+    out = np.zeros((len(segments), len(FEATURE_NAMES)))
+    _compiled_fill_rows(
+        document,
+        _has_template(document, config),
+        config.static_support - 1e-9,
+        piece_values,
+        word_counts,
+        character_counts,
+        flags,
+        HINT_BITS,
+        _TAG_GROUP_OF,
+        _NO_GROUP,
+        _COLUMN,
+        out,
+    )
+    return out
+
+
+def _python_block_features(
+    document: Document, title_keywords: set[str], config: ExtractionConfig
+) -> np.ndarray:
+    """`compute_block_features` in numpy: the reference for `_feature_rows.pyx`."""
     pieces = document.pieces
     segments = document.segments
     count = len(segments)
-    if not count:
-        return np.zeros((0, len(FEATURE_NAMES)), dtype=np.float64)
     # Pages have a few hundred segments: per-call numpy overhead, not arithmetic, is the cost,
     # so the Python data is gathered in a few passes and columns are computed a block at a time.
     piece_count = len(pieces)
-    has_template = document.static_applied and document.static_page_count >= config.static_min_pages
+    has_template = _has_template(document, config)
     dynamic_noise = document.dynamic_noise
     # Per piece, the values summed over a span of pieces: chars and link chars, then the chars
     # in dynamic noise (when the stage found some), static support times chars and static chars
