@@ -1,8 +1,8 @@
 """Article metadata: headline, publish date, authors, language, canonical URL and top image.
 
 Sources are tried from the most to the least explicit: JSON-LD, then meta tags, then the
-markup (`<time>`, bylines, figures), then the URL. htmldate is only a last resort for the
-date because it is much slower than reading the structured data.
+markup (`<time>`, bylines, date lines, figures), then the URL. htmldate is only a last resort
+for the date because it is much slower than reading the structured data.
 """
 
 from __future__ import annotations
@@ -68,6 +68,18 @@ _PUBLISHED_META = (
     "original-publish-date",
     "displaydate",
     "cxenseparse:recs:publishtime",
+    # Names older and smaller sites use (from htmldate's list of publish-date names).
+    "publish_date",
+    "date_published",
+    "originalpublicationdate",
+    "article:published",
+    "article:post_date",
+    "og:pubdate",
+    "og:publish_date",
+    "citation_publication_date",
+    "citation_date",
+    "dc.date.created",
+    "dcterms.issued",
 )
 _AUTHOR_META = (
     "author",
@@ -88,8 +100,9 @@ _MAX_H1 = 5
 _URL_DATE = re.compile(
     r"/((?:19|20)\d{2})[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])(?:/|[_-]|\.html?|$)"
 )
+# Year first, with dashes or (in some CMS meta tags) slashes: "2005/10/13 10:36:40".
 _ISO_DATE = re.compile(
-    r"((?:19|20)\d{2})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?"
+    r"((?:19|20)\d{2})[-/](\d{1,2})[-/](\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?"
     r"\s*(Z|[+-]\d{2}:?\d{2})?)?"
 )
 _WHITESPACE = re.compile(r"\s+")
@@ -99,6 +112,56 @@ _JSONLD_WRAPPER_CLOSINGS = ("-->", "]]>")
 _BYLINE_MARKERS = ("byline", "author", "writer", "contributor", "reporter")
 _BYLINE_MARKER = re.compile("|".join(_BYLINE_MARKERS))
 _BYLINE_TAGS = ("span", "div", "p", "a", "address", "li")
+# Elements whose class or id names a date ("date", "timestamp", "published", "posted-on"): the
+# visible date line of pages without structured dates. The tags are those htmldate reads first.
+_DATE_MARKERS = ("date", "time", "publish", "posted")
+_DATE_MARKER = re.compile("|".join(_DATE_MARKERS))
+_DATE_TAGS = ("div", "h2", "h3", "h4", "li", "p", "span", "ul")
+# Both kinds of marked element come from one walk (`scan_elements`).
+_MARKED_TAGS = tuple(dict.fromkeys(_BYLINE_TAGS + _DATE_TAGS))
+_MARKERS = _BYLINE_MARKERS + _DATE_MARKERS
+# A date line leads with its date; longer text is a container that merely has such a class.
+_DATE_LINE_CHARS = 60
+_MONTH_NAMES = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("jan", "january"),
+            ("feb", "february"),
+            ("mar", "march"),
+            ("apr", "april"),
+            ("may",),
+            ("jun", "june"),
+            ("jul", "july"),
+            ("aug", "august"),
+            ("sep", "sept", "september"),
+            ("oct", "october"),
+            ("nov", "november"),
+            ("dec", "december"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+_MONTH = "(" + "|".join(sorted(_MONTH_NAMES, key=len, reverse=True)) + r")\.?"
+_ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"((?:19|20)\d{2})"
+# "March 4, 2009", "Dec. 4 2013" and "4 December 2013", "4th of July, 2009": English month names.
+_TEXT_DATE = re.compile(
+    rf"\b(?:{_MONTH}\s+{_ORDINAL},?|{_ORDINAL}\s+(?:of\s+)?{_MONTH},?)\s+{_YEAR}\b",
+    re.IGNORECASE,
+)
+_EARLIEST_YEAR = 1995
+# A date line in the page's chrome is the site's clock or another story's date, not this one's.
+# A `<header>` is chrome unless it heads an article; so is a "header" class or id that names no
+# article ("header__date", "#header", but not "article-header").
+_CHROME_TAGS = frozenset({"nav", "footer", "aside", "form"})
+_CHROME_MARKER = re.compile(
+    "masthead|nav|menu|sidebar|footer|modal|popup|related|popular|recommend|promo|widget|"
+    "comment|teaser|trending"
+)
+_HEADER_MARKER = re.compile("header")
+_ARTICLE_MARKER = re.compile("article|post|story|entry|content")
 # Compiled once (`root.xpath(text)` compiles on every call). Selecting the attribute nodes and
 # then their elements is faster in libxml2 than testing attributes on every element.
 _AUTHOR_ATTRIBUTES = etree.XPath("//@rel[.='author'] | //@itemprop[.='author']")
@@ -129,7 +192,9 @@ _MAX_AUTHOR_WORDS = 5
 _MAX_AUTHORS = 10
 # The tags read below, gathered in one walk of the tree: each walk of a large page costs about
 # as much as everything done with the few elements it finds.
-_INDEXED_TAGS = ("meta", "script", "link", "title", "h1", "time", "figure")
+_INDEXED_TAGS = ("meta", "script", "link", "title", "h1", "time", "figure", "abbr")
+# hAtom and blog templates: `<abbr class="published" title="2009-02-12T21:40:00-06:00">`.
+_ABBR_DATE_CLASS = re.compile(r"publish|date|time|dtstart", re.IGNORECASE)
 TagIndex = dict[str, list[HtmlElement]]
 
 
@@ -142,8 +207,9 @@ class MarkedElements:
     authors: list[HtmlElement]
     # Elements with itemprop "datePublished" and `<time pubdate>`, in document order.
     dates: list[HtmlElement]
-    # `_BYLINE_TAGS` elements whose class or id may hold a byline marker: a superset of those
-    # `_is_byline_marker` accepts (it still decides), in document order.
+    # `_MARKED_TAGS` elements whose class or id may hold a byline or date marker: a superset of
+    # those `_is_byline_marker` and `_is_date_marker` accept (they still decide), in document
+    # order.
     bylines: list[HtmlElement]
 
 
@@ -184,6 +250,7 @@ def extract_metadata(tree: HtmlElement, url: str | None) -> PageMetadata:
             url or canonical_url,
             tags=tags,
             marked=marked.dates if marked is not None else None,
+            candidates=marked.bylines if marked is not None else None,
         ),
         authors=find_authors(root, metas, articles, site_name, marked=marked),
         language=detect_language(root, meta_elements=tags["meta"]),
@@ -202,7 +269,7 @@ def scan_elements(root: HtmlElement) -> MarkedElements | None:
     """
     if _compiled_scan is None:
         return None
-    found = _compiled_scan(root, _INDEXED_TAGS, _BYLINE_TAGS, _BYLINE_MARKERS)
+    found = _compiled_scan(root, _INDEXED_TAGS, _MARKED_TAGS, _MARKERS)
     return MarkedElements(*found) if found is not None else None
 
 
@@ -552,10 +619,13 @@ def find_published_date(
     *,
     tags: TagIndex | None = None,
     marked: list[HtmlElement] | None = None,
+    candidates: list[HtmlElement] | None = None,
 ) -> datetime | None:
-    """Return the publish date from JSON-LD, meta tags, `<time>`, the URL, else htmldate.
+    """Return the publish date from structured data, the markup or the URL, else htmldate.
 
-    `marked`, when the caller has it, is `MarkedElements.dates` (with `tags`).
+    In order: JSON-LD, meta tags, `<time>`, `<abbr>`, the URL, then a date line (an element
+    whose class or id names a date and whose text starts with one). `marked` and `candidates`,
+    when the caller has them, are `MarkedElements.dates` and `.bylines` (with `tags`).
     """
     for article in articles:
         for key in ("datePublished", "dateCreated", "uploadDate"):
@@ -583,13 +653,86 @@ def find_published_date(
         parsed = parse_date(value)
         if parsed:
             return parsed
+    for abbr in root.iter("abbr") if tags is None else tags["abbr"]:
+        if _ABBR_DATE_CLASS.search(abbr.get("class") or ""):
+            parsed = parse_date(abbr.get("title"))
+            if parsed:
+                return parsed
     if url:
         match = _URL_DATE.search(urlsplit(url).path)
         if match:
             found = _safe_datetime(int(match[1]), int(match[2]), int(match[3]))
             if found:
                 return found.replace(tzinfo=UTC)
+    for element in root.iter(*_DATE_TAGS) if candidates is None else candidates:
+        if element.tag in _DATE_TAGS and _is_date_marker(element):
+            found = parse_date_line(_leading_text(element, _DATE_LINE_CHARS))
+            if found and not _in_page_chrome(element):
+                return found
     return _find_date_with_htmldate(root, url)
+
+
+def _is_date_marker(element: HtmlElement) -> bool:
+    """Whether the element's class or id names a date."""
+    class_name, element_id = element.get(b"class"), element.get(b"id")
+    if class_name is None and element_id is None:
+        return False
+    return bool(_DATE_MARKER.search(f"{class_name or ''} {element_id or ''}".lower()))
+
+
+def _in_page_chrome(element: HtmlElement) -> bool:
+    """Whether the element or an ancestor is a header, menu, sidebar, footer or the like."""
+    node: HtmlElement | None = element
+    in_header = False
+    while node is not None:
+        tag = node.tag
+        if tag in _CHROME_TAGS:
+            return True
+        if tag in ("article", "main"):
+            in_header = False
+        elif tag == "header":
+            in_header = True
+        class_name, element_id = node.get(b"class"), node.get(b"id")
+        if class_name is not None or element_id is not None:
+            marker = f"{class_name or ''} {element_id or ''}".lower()
+            if _CHROME_MARKER.search(marker) or (
+                _HEADER_MARKER.search(marker) and not _ARTICLE_MARKER.search(marker)
+            ):
+                return True
+        node = node.getparent()
+    return in_header
+
+
+def _leading_text(element: HtmlElement, characters: int) -> str:
+    """The element's first `characters` characters of text, whitespace collapsed."""
+    parts: list[str] = []
+    size = 0
+    for text in element.itertext():
+        parts.append(text)
+        size += len(text)
+        if size >= 2 * characters:  # room for the whitespace that collapsing removes
+            break
+    return " ".join("".join(parts).split())[:characters]
+
+
+def parse_date_line(text: str) -> datetime | None:
+    """The first date in a line of text: year first with digits, or with a month name."""
+    if not any(char.isdigit() for char in text):
+        return None
+    iso = _ISO_DATE.search(text)
+    named = _TEXT_DATE.search(text)
+    if iso and (named is None or iso.start() < named.start()):
+        found = _datetime_from_match(iso)
+        if found is None or found.year < _EARLIEST_YEAR:
+            return None
+        return found if found.tzinfo else found.replace(tzinfo=UTC)
+    if named is None:
+        return None
+    month = _MONTH_NAMES[(named[1] or named[4]).lower()]
+    day = int(named[2] or named[3])
+    year = int(named[5])
+    found = _safe_datetime(year, month, day) if year >= _EARLIEST_YEAR else None
+    return found.replace(tzinfo=UTC) if found else None
 
 
 def _find_date_with_htmldate(root: HtmlElement, url: str | None) -> datetime | None:
@@ -656,7 +799,9 @@ def _byline_elements(
     """Yield elements marked as a byline, lazily: the caller stops at the first good one."""
     if marked is not None:
         yield from marked.authors
-        candidates: Iterable[HtmlElement] = marked.bylines
+        candidates: Iterable[HtmlElement] = (
+            element for element in marked.bylines if element.tag in _BYLINE_TAGS
+        )
     else:
         seen: set[HtmlElement] = set()
         for attribute in _AUTHOR_ATTRIBUTES(root):

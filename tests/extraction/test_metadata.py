@@ -23,6 +23,7 @@ from newscrawl.extraction.metadata import (
     find_top_image,
     index_tags,
     parse_date,
+    parse_date_line,
     read_meta_tags,
     split_title,
 )
@@ -150,6 +151,86 @@ def test_time_element_gives_the_date() -> None:
 def test_url_gives_the_date_when_the_page_has_none() -> None:
     meta = read(page_with(), "https://example.org/2018/02/09/some-story.html")
     assert meta.published == datetime(2018, 2, 9, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("head", "body", "expected"),
+    [
+        # Meta names of older CMSs, one with slashes.
+        (
+            '<meta name="publish_date" content="2007-05-22">',
+            "",
+            datetime(2007, 5, 22, tzinfo=UTC),
+        ),
+        (
+            '<meta name="OriginalPublicationDate" content="2005/10/13 10:36:40">',
+            "",
+            datetime(2005, 10, 13, 10, 36, 40, tzinfo=UTC),
+        ),
+        # hAtom: the machine-readable date is the abbr's title.
+        (
+            "",
+            '<abbr class="published" title="2009-02-12T21:40:00-06:00">Feb 12</abbr>',
+            datetime(2009, 2, 12, 21, 40, tzinfo=timezone(timedelta(hours=-6))),
+        ),
+        # A date line: an element whose class names a date, leading with one.
+        (
+            "",
+            '<div class="story-date">Wednesday, March 04, 2009 Last Update: 08:55</div>',
+            datetime(2009, 3, 4, tzinfo=UTC),
+        ),
+        (
+            "",
+            "<article><header><span class=date>Dec 4, 2013 3:30 pm UTC</span></header></article>",
+            datetime(2013, 12, 4, tzinfo=UTC),
+        ),
+        # The site header's clock comes first in the page, the article's date line later.
+        (
+            "",
+            '<div id="header"><div class="date">Sunday | April 9, 2017</div></div>'
+            '<p>Story.</p><span id="datePublished">2017-04-07</span>',
+            datetime(2017, 4, 7, tzinfo=UTC),
+        ),
+        (
+            "",
+            '<aside><p class="date">May 1, 2015</p></aside>'
+            '<p class="posted">Posted 2 June 2015</p>',
+            datetime(2015, 6, 2, tzinfo=UTC),
+        ),
+    ],
+)
+def test_dates_without_structured_data(head: str, body: str, expected: datetime) -> None:
+    assert read(page_with(head, body)).published == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("June 30, 2013", datetime(2013, 6, 30, tzinfo=UTC)),
+        ("by Sean Gallagher - Dec 4, 2013 3:30 pm UTC", datetime(2013, 12, 4, tzinfo=UTC)),
+        ("From the November 28, 2005 issue", datetime(2005, 11, 28, tzinfo=UTC)),
+        ("Published time: 28 Mar, 2017 11:16", datetime(2017, 3, 28, tzinfo=UTC)),
+        ("Sept. 8 2005", datetime(2005, 9, 8, tzinfo=UTC)),
+        ("the 4th of July, 2009", datetime(2009, 7, 4, tzinfo=UTC)),
+        ("Posted 2009/03/10 and March 1, 2009", datetime(2009, 3, 10, tzinfo=UTC)),
+        ("March 1, 2009, updated 2009-03-10", datetime(2009, 3, 1, tzinfo=UTC)),
+        # Ambiguous day and month, no day, no such day, too early, no date at all.
+        ("12/03/2009", None),
+        ("May 2009", None),
+        ("Mayor 12 2009", None),
+        ("February 30, 2009", None),
+        ("March 4, 1990", None),
+        ("Updated two hours ago", None),
+    ],
+)
+def test_parse_date_line(line: str, expected: datetime | None) -> None:
+    assert parse_date_line(line) == expected
+
+
+def test_a_date_deep_inside_a_long_container_is_not_a_date_line() -> None:
+    filler = "Words of the story go on here. " * 10
+    body = f'<div class="update-panel">{filler}June 30, 2013</div>'
+    assert read(page_with(body=body)).published is None
 
 
 def test_no_date_anywhere_gives_none() -> None:

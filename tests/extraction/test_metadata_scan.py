@@ -13,9 +13,12 @@ from newscrawl.extraction.document import parse_document, parse_tree
 from newscrawl.extraction.metadata import (
     _AUTHOR_ATTRIBUTES,
     _BYLINE_TAGS,
+    _DATE_TAGS,
     _MARKED_DATES,
+    _MARKED_TAGS,
     MarkedElements,
     _is_byline_marker,
+    _is_date_marker,
     extract_metadata,
     index_tags,
     scan_elements,
@@ -27,7 +30,10 @@ TRICKY_PAGES = [
     "<div class='BYLINE'>By Ann Lee</div><span id='story-Author-name'>Bo Li</span>"
     "<p class='WrItEr x'>Cy Do</p><li class='comment-author'>No Body</li>"
     "<a id=contributors class='Photo'>Di Ma</a><address class=reporter>Ed Ng</address>"
-    "<section class=byline>not a byline tag</section><span class=''>empty</span>",
+    "<section class=byline>not a byline tag</section><span class=''>empty</span>"
+    # Date lines: h2-h4 and ul are date tags only, `a` and `address` byline tags only.
+    "<h3 class='story-DATE'>June 30, 2013</h3><a class=timestamp>x</a><ul id=posted-on></ul>"
+    "<address class='byline date'>By Fay Wu, May 2, 2011</address><h2 class=byline>no</h2>",
     # Non-ASCII look-alikes: 'İ' lowers to two characters, the Kelvin sign to 'k'.
     "<span class='BYLİNE'>x</span><span class='authoř'>y</span><p id='wrİter'>z</p>"
     "<div class='ａｕｔｈｏｒ'>fullwidth</div><div class='\u212aauthor'>kelvin</div>",
@@ -61,8 +67,15 @@ def python_scan(root: lxml.html.HtmlElement) -> MarkedElements:
     for attribute in _AUTHOR_ATTRIBUTES(root):
         if attribute.getparent() not in authors:
             authors.append(attribute.getparent())
-    bylines = [e for e in root.iter(*_BYLINE_TAGS) if _is_byline_marker(e)]
+    bylines = [e for e in root.iter(*_MARKED_TAGS) if accepted_marker(e)]
     return MarkedElements(index_tags(root), authors, _MARKED_DATES(root), bylines)
+
+
+def accepted_marker(element: lxml.html.HtmlElement) -> bool:
+    """Whether metadata reads the element as a byline or as a date line."""
+    return (element.tag in _BYLINE_TAGS and _is_byline_marker(element)) or (
+        element.tag in _DATE_TAGS and _is_date_marker(element)
+    )
 
 
 def assert_same_elements(found: list[lxml.html.HtmlElement], expected: list[object]) -> None:
@@ -80,11 +93,12 @@ def assert_same_scan(root: lxml.html.HtmlElement) -> None:
         assert_same_elements(elements, expected.tags[tag])
     assert_same_elements(compiled.authors, expected.authors)
     assert_same_elements(compiled.dates, expected.dates)
-    # Candidates: a superset of the accepted bylines, in the order root.iter gives them.
-    order = {element: index for index, element in enumerate(root.iter(*_BYLINE_TAGS))}
+    # Candidates: a superset of the accepted bylines and date lines, in the order root.iter
+    # gives them.
+    order = {element: index for index, element in enumerate(root.iter(*_MARKED_TAGS))}
     positions = [order[element] for element in compiled.bylines]
     assert positions == sorted(set(positions))
-    accepted = [element for element in compiled.bylines if _is_byline_marker(element)]
+    accepted = [element for element in compiled.bylines if accepted_marker(element)]
     assert_same_elements(accepted, expected.bylines)
 
 
