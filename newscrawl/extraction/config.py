@@ -48,6 +48,12 @@ class ExtractionConfig:
     # A headline or paragraph repeated verbatim (print/screen copies, slide titles) is kept once.
     drop_duplicate_blocks: bool = True
 
+    # Metadata. When no structured source, date line or URL gives the publish date, ask
+    # htmldate's page-wide heuristics: more dates on old pages, but slower than the rest of the
+    # extraction together and less precise (see `metadata`). Crawls fill the date from the
+    # feed or sitemap entry instead.
+    htmldate_fallback: bool = False
+
     @property
     def version(self) -> str:
         """Short stable id of this configuration, stored with each article."""

@@ -1,8 +1,10 @@
 """Article metadata: headline, publish date, authors, language, canonical URL and top image.
 
 Sources are tried from the most to the least explicit: JSON-LD, then meta tags, then the
-markup (`<time>`, bylines, date lines, figures), then the URL. htmldate is only a last resort
-for the date because it is much slower than reading the structured data.
+markup (`<time>`, bylines, date lines, figures), then the URL. htmldate's page-wide date
+heuristics are an opt-in last resort (`htmldate_fallback`): they copy and serialise the whole
+page, which costs more than the rest of the extraction, and on the dev pages what they found
+beyond the sources above was often a site clock, another story's date or a misread day/month.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from email.utils import parsedate_to_datetime
+from itertools import chain
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -114,12 +117,12 @@ _BYLINE_MARKER = re.compile("|".join(_BYLINE_MARKERS))
 _BYLINE_TAGS = ("span", "div", "p", "a", "address", "li")
 # Elements whose class or id names a date ("date", "timestamp", "published", "posted-on"): the
 # visible date line of pages without structured dates. The tags are those htmldate reads first.
-_DATE_MARKERS = ("date", "time", "publish", "posted")
+_DATE_MARKERS = ("date", "time", "publish", "posted", "meta", "byline", "footer")
 _DATE_MARKER = re.compile("|".join(_DATE_MARKERS))
 _DATE_TAGS = ("div", "h2", "h3", "h4", "li", "p", "span", "ul")
 # Both kinds of marked element come from one walk (`scan_elements`).
 _MARKED_TAGS = tuple(dict.fromkeys(_BYLINE_TAGS + _DATE_TAGS))
-_MARKERS = _BYLINE_MARKERS + _DATE_MARKERS
+_MARKERS = tuple(dict.fromkeys(_BYLINE_MARKERS + _DATE_MARKERS))
 # A date line leads with its date; longer text is a container that merely has such a class.
 _DATE_LINE_CHARS = 60
 _MONTH_NAMES = {
@@ -152,16 +155,26 @@ _TEXT_DATE = re.compile(
     re.IGNORECASE,
 )
 _EARLIEST_YEAR = 1995
+# Day and month in digits ("29.03.2017", "(2/18/2002)", "8/19/09"): read only when one of the
+# two is above 12, so that the order is not a guess. Two-digit years are 1940-2039.
+_NUMERIC_DATE = re.compile(r"(?<!\d)(\d{1,2})([./])(\d{1,2})\2((?:19|20)?\d{2})(?!\d)")
 # A date line in the page's chrome is the site's clock or another story's date, not this one's.
-# A `<header>` is chrome unless it heads an article; so is a "header" class or id that names no
-# article ("header__date", "#header", but not "article-header").
-_CHROME_TAGS = frozenset({"nav", "footer", "aside", "form"})
+# A header or footer (tag, class or id) is chrome unless it is the article's: named for it
+# ("article-header", "post-footer"), or inside an `<article>`, `<main>` or a container named
+# for the content ("#main", "#content"), but not one named as the header's ("header__content").
+_CHROME_TAGS = frozenset({"nav", "aside"})
+# Matched at the start of a class or id token: "sidebar-right", "nav_main" and "comments" name
+# chrome, "right-sidebar" (a layout that has a sidebar) and "node-promoted" do not.
 _CHROME_MARKER = re.compile(
-    "masthead|nav|menu|sidebar|footer|modal|popup|related|popular|recommend|promo|widget|"
-    "comment|teaser|trending"
+    r"(?:^|\s)(?:masthead|nav|menu|sidebar|modal|popup|related|popular|recommend|promo|"
+    r"widget|comment|teaser|trending)"
 )
-_HEADER_MARKER = re.compile("header")
-_ARTICLE_MARKER = re.compile("article|post|story|entry|content")
+_EDGE_TAGS = frozenset({"header", "footer"})
+_EDGE_MARKER = re.compile("header|footer")
+_ARTICLE_MARKER = re.compile("article|post|story|entry")
+_CONTENT_MARKER = re.compile("content|main")
+# A list with this many date lines is a list of stories, each with its own date.
+_STORY_LIST_DATES = 2
 # Compiled once (`root.xpath(text)` compiles on every call). Selecting the attribute nodes and
 # then their elements is faster in libxml2 than testing attributes on every element.
 _AUTHOR_ATTRIBUTES = etree.XPath("//@rel[.='author'] | //@itemprop[.='author']")
@@ -227,8 +240,13 @@ class PageMetadata:
     site_name: str | None = None
 
 
-def extract_metadata(tree: HtmlElement, url: str | None) -> PageMetadata:
-    """Read the headline, date, authors, language, canonical URL and top image of a page."""
+def extract_metadata(
+    tree: HtmlElement, url: str | None, *, htmldate_fallback: bool = False
+) -> PageMetadata:
+    """Read the headline, date, authors, language, canonical URL and top image of a page.
+
+    `htmldate_fallback` asks htmldate when no other source gives a date (see the module doc).
+    """
     root = tree.getroottree().getroot()
     marked = scan_elements(root)
     tags = marked.tags if marked is not None else index_tags(root)
@@ -251,6 +269,7 @@ def extract_metadata(tree: HtmlElement, url: str | None) -> PageMetadata:
             tags=tags,
             marked=marked.dates if marked is not None else None,
             candidates=marked.bylines if marked is not None else None,
+            htmldate_fallback=htmldate_fallback,
         ),
         authors=find_authors(root, metas, articles, site_name, marked=marked),
         language=detect_language(root, meta_elements=tags["meta"]),
@@ -620,12 +639,15 @@ def find_published_date(
     tags: TagIndex | None = None,
     marked: list[HtmlElement] | None = None,
     candidates: list[HtmlElement] | None = None,
+    htmldate_fallback: bool = False,
 ) -> datetime | None:
-    """Return the publish date from structured data, the markup or the URL, else htmldate.
+    """Return the publish date from structured data, the markup or the URL.
 
-    In order: JSON-LD, meta tags, `<time>`, `<abbr>`, the URL, then a date line (an element
-    whose class or id names a date and whose text starts with one). `marked` and `candidates`,
-    when the caller has them, are `MarkedElements.dates` and `.bylines` (with `tags`).
+    In order: JSON-LD, meta tags, `<time>`, `<abbr>` titles, the page's URL, then its og:image
+    URL, then a date line (an element whose class or id names a date, or an `<abbr>`, whose
+    text starts with one) outside the page's chrome; then htmldate if `htmldate_fallback`.
+    `marked` and `candidates`, when the caller has them, are `MarkedElements.dates` and
+    `.bylines` (with `tags`).
     """
     for article in articles:
         for key in ("datePublished", "dateCreated", "uploadDate"):
@@ -653,23 +675,35 @@ def find_published_date(
         parsed = parse_date(value)
         if parsed:
             return parsed
-    for abbr in root.iter("abbr") if tags is None else tags["abbr"]:
+    abbrs = list(root.iter("abbr")) if tags is None else tags["abbr"]
+    for abbr in abbrs:
         if _ABBR_DATE_CLASS.search(abbr.get("class") or ""):
             parsed = parse_date(abbr.get("title"))
             if parsed:
                 return parsed
-    if url:
-        match = _URL_DATE.search(urlsplit(url).path)
-        if match:
-            found = _safe_datetime(int(match[1]), int(match[2]), int(match[3]))
-            if found:
-                return found.replace(tzinfo=UTC)
-    for element in root.iter(*_DATE_TAGS) if candidates is None else candidates:
-        if element.tag in _DATE_TAGS and _is_date_marker(element):
+    for address in (url, *metas.get("og:image", ())):
+        found = _url_date(address)
+        if found:
+            return found
+    if candidates is None:
+        candidates = list(root.iter(*_DATE_TAGS))
+    for element in chain((element for element in candidates if element.tag in _DATE_TAGS), abbrs):
+        if element.tag == "abbr" or _is_date_marker(element):
             found = parse_date_line(_leading_text(element, _DATE_LINE_CHARS))
             if found and not _in_page_chrome(element):
                 return found
-    return _find_date_with_htmldate(root, url)
+    return _find_date_with_htmldate(root, url) if htmldate_fallback else None
+
+
+def _url_date(address: str | None) -> datetime | None:
+    """The date in a URL's path ("/2018/02/09/story.html"), if it has one."""
+    if not address:
+        return None
+    match = _URL_DATE.search(urlsplit(address).path)
+    if not match:
+        return None
+    found = _safe_datetime(int(match[1]), int(match[2]), int(match[3]))
+    return found.replace(tzinfo=UTC) if found else None
 
 
 def _is_date_marker(element: HtmlElement) -> bool:
@@ -683,24 +717,46 @@ def _is_date_marker(element: HtmlElement) -> bool:
 def _in_page_chrome(element: HtmlElement) -> bool:
     """Whether the element or an ancestor is a header, menu, sidebar, footer or the like."""
     node: HtmlElement | None = element
-    in_header = False
-    while node is not None:
+    in_edge = False  # inside a header or footer not yet known to be an article's
+    # The body's and root's classes describe the whole page ("no-sidebars", "has-nav").
+    while node is not None and node.tag not in ("body", "html"):
         tag = node.tag
         if tag in _CHROME_TAGS:
             return True
         if tag in ("article", "main"):
-            in_header = False
-        elif tag == "header":
-            in_header = True
+            in_edge = False
+        elif tag in _EDGE_TAGS:
+            in_edge = True
         class_name, element_id = node.get(b"class"), node.get(b"id")
         if class_name is not None or element_id is not None:
             marker = f"{class_name or ''} {element_id or ''}".lower()
-            if _CHROME_MARKER.search(marker) or (
-                _HEADER_MARKER.search(marker) and not _ARTICLE_MARKER.search(marker)
-            ):
+            if _CHROME_MARKER.search(marker):
                 return True
+            if _ARTICLE_MARKER.search(marker):
+                in_edge = False
+            elif _EDGE_MARKER.search(marker):
+                in_edge = True
+            elif _CONTENT_MARKER.search(marker):
+                in_edge = False
+        if tag in ("ul", "ol") and _count_date_lines(node) >= _STORY_LIST_DATES:
+            return True
         node = node.getparent()
-    return in_header
+    return in_edge
+
+
+def _count_date_lines(container: HtmlElement) -> int:
+    """How many of the list's items hold a date line (up to `_STORY_LIST_DATES`)."""
+    count = 0
+    for item in container.iterchildren("li"):
+        if any(
+            _is_date_marker(element)
+            and parse_date_line(_leading_text(element, _DATE_LINE_CHARS))
+            for element in item.iter(*_DATE_TAGS)
+        ):
+            count += 1
+            if count >= _STORY_LIST_DATES:
+                break
+    return count
 
 
 def _leading_text(element: HtmlElement, characters: int) -> str:
@@ -716,27 +772,40 @@ def _leading_text(element: HtmlElement, characters: int) -> str:
 
 
 def parse_date_line(text: str) -> datetime | None:
-    """The first date in a line of text: year first with digits, or with a month name."""
+    """The first date in a line of text: year first, with a month name, or day and month in
+    digits in an order only one reading allows."""
     if not any(char.isdigit() for char in text):
         return None
-    iso = _ISO_DATE.search(text)
-    named = _TEXT_DATE.search(text)
-    if iso and (named is None or iso.start() < named.start()):
-        found = _datetime_from_match(iso)
-        if found is None or found.year < _EARLIEST_YEAR:
-            return None
-        return found if found.tzinfo else found.replace(tzinfo=UTC)
-    if named is None:
+    matches = [
+        match
+        for match in (_ISO_DATE.search(text), _TEXT_DATE.search(text), _NUMERIC_DATE.search(text))
+        if match
+    ]
+    if not matches:
         return None
-    month = _MONTH_NAMES[(named[1] or named[4]).lower()]
-    day = int(named[2] or named[3])
-    year = int(named[5])
-    found = _safe_datetime(year, month, day) if year >= _EARLIEST_YEAR else None
-    return found.replace(tzinfo=UTC) if found else None
+    first = min(matches, key=lambda match: match.start())
+    if first.re is _ISO_DATE:
+        found = _datetime_from_match(first)
+    elif first.re is _TEXT_DATE:
+        month = _MONTH_NAMES[(first[1] or first[4]).lower()]
+        found = _safe_datetime(int(first[5]), month, int(first[2] or first[3]))
+    else:
+        one, two, year = int(first[1]), int(first[3]), int(first[4])
+        if year < 100:
+            year += 2000 if year < 40 else 1900
+        if one > 12 >= two:
+            found = _safe_datetime(year, two, one)
+        elif two > 12 >= one:
+            found = _safe_datetime(year, one, two)
+        else:
+            return None  # "03.04.2009": April 3rd or March 4th
+    if found is None or found.year < _EARLIEST_YEAR:
+        return None
+    return found if found.tzinfo else found.replace(tzinfo=UTC)
 
 
 def _find_date_with_htmldate(root: HtmlElement, url: str | None) -> datetime | None:
-    """Ask htmldate's quick heuristics (no extensive search: it would dominate page time)."""
+    """Ask htmldate's quick heuristics (not its extensive search, which is slower still)."""
     try:
         from htmldate import find_date
     except ImportError:  # pragma: no cover - htmldate is a declared dependency

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from newscrawl.extraction import ExtractionConfig, extract
 from newscrawl.extraction.metadata import (
     PageMetadata,
     _iter_jsonld_articles,
@@ -197,6 +198,37 @@ def test_url_gives_the_date_when_the_page_has_none() -> None:
             '<p class="posted">Posted 2 June 2015</p>',
             datetime(2015, 6, 2, tzinfo=UTC),
         ),
+        # Day and month in digits, in the one order the numbers allow.
+        (
+            "",
+            '<p class="NewsDate">12/28/2005 3:13:17 PM, by Ann</p>',
+            datetime(2005, 12, 28, tzinfo=UTC),
+        ),
+        ("", '<span class="post-meta">29.03.2017</span>', datetime(2017, 3, 29, tzinfo=UTC)),
+        ("", '<li class="timestamp">8/19/09 at 4:45 PM</li>', datetime(2009, 8, 19, tzinfo=UTC)),
+        # A list of other stories, each with its date, is not this story's date line.
+        (
+            "",
+            '<ul><li><a href="/a">A</a> <span class="date">(5/21/2005)</span></li>'
+            '<li><a href="/b">B</a> <span class="date">(2/18/2002)</span></li></ul>'
+            '<div class="byline">By Ann Lee, June 30, 2013</div>',
+            datetime(2013, 6, 30, tzinfo=UTC),
+        ),
+        # Chrome by the start of a class token; layouts and whole-page forms are not chrome.
+        (
+            "",
+            '<div class="sidebar-box"><p class="date">May 1, 2015</p></div>'
+            '<form id="aspnetForm"><div class="right-sidebar node-promoted">'
+            '<p class="date">June 2, 2015</p></div></form>',
+            datetime(2015, 6, 2, tzinfo=UTC),
+        ),
+        # An abbreviation holding a date, and a date in the og:image URL.
+        ("", "<cite>By Ann <abbr>June 30, 2013</abbr></cite>", datetime(2013, 6, 30, tzinfo=UTC)),
+        (
+            '<meta property="og:image" content="https://img.example/2017/03/28/a.jpg">',
+            "",
+            datetime(2017, 3, 28, tzinfo=UTC),
+        ),
     ],
 )
 def test_dates_without_structured_data(head: str, body: str, expected: datetime) -> None:
@@ -214,8 +246,14 @@ def test_dates_without_structured_data(head: str, body: str, expected: datetime)
         ("the 4th of July, 2009", datetime(2009, 7, 4, tzinfo=UTC)),
         ("Posted 2009/03/10 and March 1, 2009", datetime(2009, 3, 10, tzinfo=UTC)),
         ("March 1, 2009, updated 2009-03-10", datetime(2009, 3, 1, tzinfo=UTC)),
+        ("09.18.09, 06:50 PM EDT", datetime(2009, 9, 18, tzinfo=UTC)),
+        ("(2/18/2002)", datetime(2002, 2, 18, tzinfo=UTC)),
+        ("29.03.2017 and 04.05.2017", datetime(2017, 3, 29, tzinfo=UTC)),
         # Ambiguous day and month, no day, no such day, too early, no date at all.
         ("12/03/2009", None),
+        ("04.08.05, 1:21 PM ET", None),
+        ("31.02.2017", None),
+        ("3/4-2009", None),
         ("May 2009", None),
         ("Mayor 12 2009", None),
         ("February 30, 2009", None),
@@ -225,6 +263,29 @@ def test_dates_without_structured_data(head: str, body: str, expected: datetime)
 )
 def test_parse_date_line(line: str, expected: datetime | None) -> None:
     assert parse_date_line(line) == expected
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "<p>Datum: 22.03.2009</p>",
+        '<div class="info">Veröffentlicht am 22. März 2009</div>',
+        "<p>Some text 2009-03-22 more</p>",
+    ],
+)
+def test_htmldate_is_asked_only_when_the_caller_opts_in(body: str) -> None:
+    root = lxml.html.document_fromstring(page_with(body=body))
+    assert extract_metadata(root, None).published is None
+    found = extract_metadata(root, None, htmldate_fallback=True).published
+    assert found == datetime(2009, 3, 22, tzinfo=UTC)
+
+
+def test_the_engine_passes_the_htmldate_switch_on() -> None:
+    page = page_with(body="<p>A story with enough words to keep.</p><p>Datum: 22.03.2009</p>")
+    assert extract(page).published is None
+    assert extract(page, config=ExtractionConfig(htmldate_fallback=True)).published == datetime(
+        2009, 3, 22, tzinfo=UTC
+    )
 
 
 def test_a_date_deep_inside_a_long_container_is_not_a_date_line() -> None:
