@@ -772,8 +772,11 @@ def _leading_text(element: HtmlElement, characters: int) -> str:
 
 
 def parse_date_line(text: str) -> datetime | None:
-    """The first date in a line of text: year first, with a month name, or day and month in
-    digits in an order only one reading allows."""
+    """The first date in a line of text, or None.
+
+    Read year first in digits, with an English month name, or as day and month in digits
+    when only one order is possible.
+    """
     if not any(char.isdigit() for char in text):
         return None
     matches = [
