@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from email.utils import parsedate_to_datetime
-from itertools import chain
+from itertools import chain, islice
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -173,8 +173,15 @@ _EDGE_TAGS = frozenset({"header", "footer"})
 _EDGE_MARKER = re.compile("header|footer")
 _ARTICLE_MARKER = re.compile("article|post|story|entry")
 _CONTENT_MARKER = re.compile("content|main")
-# A list with this many date lines is a list of stories, each with its own date.
+# A list with this many date lines is a list of stories, each with its own date. Such lists
+# show their dates from the first items on; the first few lists around an element are enough
+# (hostile pages nest thousands).
 _STORY_LIST_DATES = 2
+_STORY_LIST_ITEMS = 20
+_STORY_LIST_LEVELS = 3
+# Date lines read before giving up: the article's own comes early, a page of dated links
+# would otherwise be read in full.
+_MAX_DATE_LINES = 50
 # Compiled once (`root.xpath(text)` compiles on every call). Selecting the attribute nodes and
 # then their elements is faster in libxml2 than testing attributes on every element.
 _AUTHOR_ATTRIBUTES = etree.XPath("//@rel[.='author'] | //@itemprop[.='author']")
@@ -687,11 +694,18 @@ def find_published_date(
             return found
     if candidates is None:
         candidates = list(root.iter(*_DATE_TAGS))
+    story_lists: dict[HtmlElement, bool] = {}
+    lines_left = _MAX_DATE_LINES
     for element in chain((element for element in candidates if element.tag in _DATE_TAGS), abbrs):
         if element.tag == "abbr" or _is_date_marker(element):
             found = parse_date_line(_leading_text(element, _DATE_LINE_CHARS))
-            if found and not _in_page_chrome(element):
+            if found is None:
+                continue
+            if not _in_page_chrome(element, story_lists):
                 return found
+            lines_left -= 1
+            if not lines_left:
+                break
     return _find_date_with_htmldate(root, url) if htmldate_fallback else None
 
 
@@ -714,10 +728,14 @@ def _is_date_marker(element: HtmlElement) -> bool:
     return bool(_DATE_MARKER.search(f"{class_name or ''} {element_id or ''}".lower()))
 
 
-def _in_page_chrome(element: HtmlElement) -> bool:
-    """Whether the element or an ancestor is a header, menu, sidebar, footer or the like."""
+def _in_page_chrome(element: HtmlElement, story_lists: dict[HtmlElement, bool]) -> bool:
+    """Whether the element or an ancestor is a header, menu, sidebar, footer or the like.
+
+    `story_lists` remembers, per list element, whether it is a list of dated stories.
+    """
     node: HtmlElement | None = element
     in_edge = False  # inside a header or footer not yet known to be an article's
+    lists_left = _STORY_LIST_LEVELS
     # The body's and root's classes describe the whole page ("no-sidebars", "has-nav").
     while node is not None and node.tag not in ("body", "html"):
         tag = node.tag
@@ -738,8 +756,13 @@ def _in_page_chrome(element: HtmlElement) -> bool:
                 in_edge = True
             elif _CONTENT_MARKER.search(marker):
                 in_edge = False
-        if tag in ("ul", "ol") and _count_date_lines(node) >= _STORY_LIST_DATES:
-            return True
+        if tag in ("ul", "ol") and lists_left:
+            lists_left -= 1
+            is_story_list = story_lists.get(node)
+            if is_story_list is None:
+                is_story_list = story_lists[node] = _count_date_lines(node) >= _STORY_LIST_DATES
+            if is_story_list:
+                return True
         node = node.getparent()
     return in_edge
 
@@ -747,10 +770,9 @@ def _in_page_chrome(element: HtmlElement) -> bool:
 def _count_date_lines(container: HtmlElement) -> int:
     """How many of the list's items hold a date line (up to `_STORY_LIST_DATES`)."""
     count = 0
-    for item in container.iterchildren("li"):
+    for item in islice(container.iterchildren("li"), _STORY_LIST_ITEMS):
         if any(
-            _is_date_marker(element)
-            and parse_date_line(_leading_text(element, _DATE_LINE_CHARS))
+            _is_date_marker(element) and parse_date_line(_leading_text(element, _DATE_LINE_CHARS))
             for element in item.iter(*_DATE_TAGS)
         ):
             count += 1

@@ -288,6 +288,19 @@ def test_the_engine_passes_the_htmldate_switch_on() -> None:
     )
 
 
+def test_date_lines_are_read_up_to_a_bound() -> None:
+    stories = [
+        f'<li><a href="/{i}">Story {i}</a> <span class="date">June {1 + i % 28}, 2013</span></li>'
+        for i in range(60)
+    ]
+    byline = '<p class="byline">By Ann Lee, May 2, 2014</p>'
+    # Behind a short list of dated stories the byline's date is found; behind a page of them
+    # the search stops first.
+    short = page_with(body=f"<ul>{''.join(stories[:3])}</ul>{byline}")
+    assert read(short).published == datetime(2014, 5, 2, tzinfo=UTC)
+    assert read(page_with(body=f"<ul>{''.join(stories)}</ul>{byline}")).published is None
+
+
 def test_a_date_deep_inside_a_long_container_is_not_a_date_line() -> None:
     filler = "Words of the story go on here. " * 10
     body = f'<div class="update-panel">{filler}June 30, 2013</div>'
