@@ -73,6 +73,7 @@ _PUBLISHED_META = (
     "cxenseparse:recs:publishtime",
     # Names older and smaller sites use (from htmldate's list of publish-date names).
     "publish_date",
+    "publication_date",
     "date_published",
     "originalpublicationdate",
     "article:published",
@@ -109,6 +110,7 @@ _ISO_DATE = re.compile(
     r"\s*(Z|[+-]\d{2}:?\d{2})?)?"
 )
 _WHITESPACE = re.compile(r"\s+")
+_JSONLD_DATE = re.compile(r'"datePublished"\s*:\s*"([^"]{8,40})"')
 _JSONLD_WRAPPER = re.compile(r"^\s*(?:<!--|<!\[CDATA\[)|(?:-->|\]\]>)\s*$")
 _JSONLD_WRAPPER_OPENINGS = ("<!--", "<![CDATA[")
 _JSONLD_WRAPPER_CLOSINGS = ("-->", "]]>")
@@ -662,9 +664,18 @@ def find_published_date(
             parsed = parse_date(value) if isinstance(value, str) else None
             if parsed:
                 return parsed
+    # JSON-LD that does not parse (a stray comma, an unescaped quote) still names the date.
+    for script in root.iter("script") if tags is None else tags["script"]:
+        text = script.text
+        if text and '"datePublished"' in text and not articles:
+            match = _JSONLD_DATE.search(text)
+            parsed = parse_date(match[1]) if match else None
+            if parsed:
+                return parsed
     for key in _PUBLISHED_META:
         for value in metas.get(key, ()):
-            parsed = parse_date(value)
+            # Some CMSs write the date in words: content="29 Mar 2017".
+            parsed = parse_date(value) or parse_date_line(value)
             if parsed:
                 return parsed
     # Marked publish dates first: a bare <time> may be a comment's or the clock's.

@@ -168,6 +168,18 @@ def test_url_gives_the_date_when_the_page_has_none() -> None:
             "",
             datetime(2005, 10, 13, 10, 36, 40, tzinfo=UTC),
         ),
+        # A date in words in a meta tag, and JSON-LD too broken to parse.
+        (
+            '<meta name="publication_date" content="29 Mar 2017">',
+            "",
+            datetime(2017, 3, 29, tzinfo=UTC),
+        ),
+        (
+            '<script type="application/ld+json">{"@type": "NewsArticle", '
+            '"datePublished": "2017-04-08T18:00:01+00:00",}</script>',
+            "",
+            datetime(2017, 4, 8, 18, 0, 1, tzinfo=UTC),
+        ),
         # hAtom: the machine-readable date is the abbr's title.
         (
             "",
