@@ -667,7 +667,12 @@ def find_published_date(
     # JSON-LD that does not parse (a stray comma, an unescaped quote) still names the date.
     for script in root.iter("script") if tags is None else tags["script"]:
         text = script.text
-        if text and '"datePublished"' in text and not articles:
+        if (
+            text
+            and not articles
+            and '"datePublished"' in text
+            and "json" in (script.get("type") or "").lower()
+        ):
             match = _JSONLD_DATE.search(text)
             parsed = parse_date(match[1]) if match else None
             if parsed:
