@@ -736,12 +736,19 @@ def _url_date(address: str | None) -> datetime | None:
     return found.replace(tzinfo=UTC) if found else None
 
 
-def _is_date_marker(element: HtmlElement) -> bool:
-    """Whether the element's class or id names a date."""
+def _marker_text(element: HtmlElement) -> str | None:
+    """The element's class and id, lower-cased, or None when it has neither (most elements)."""
+    # Byte names skip lxml's encoding of the name on each of these many calls.
     class_name, element_id = element.get(b"class"), element.get(b"id")
     if class_name is None and element_id is None:
-        return False
-    return bool(_DATE_MARKER.search(f"{class_name or ''} {element_id or ''}".lower()))
+        return None
+    return f"{class_name or ''} {element_id or ''}".lower()
+
+
+def _is_date_marker(element: HtmlElement) -> bool:
+    """Whether the element's class or id names a date."""
+    marker = _marker_text(element)
+    return marker is not None and bool(_DATE_MARKER.search(marker))
 
 
 def _in_page_chrome(element: HtmlElement, story_lists: dict[HtmlElement, bool]) -> bool:
@@ -761,9 +768,8 @@ def _in_page_chrome(element: HtmlElement, story_lists: dict[HtmlElement, bool]) 
             in_edge = False
         elif tag in _EDGE_TAGS:
             in_edge = True
-        class_name, element_id = node.get(b"class"), node.get(b"id")
-        if class_name is not None or element_id is not None:
-            marker = f"{class_name or ''} {element_id or ''}".lower()
+        marker = _marker_text(node)
+        if marker is not None:
             if _CHROME_MARKER.search(marker):
                 return True
             if _ARTICLE_MARKER.search(marker):
@@ -927,11 +933,9 @@ def _byline_elements(
 
 def _is_byline_marker(element: HtmlElement) -> bool:
     """Whether the element's class or id names a byline (and not a comment, photo...)."""
-    # Byte names skip lxml's encoding of the name on each of these many calls.
-    class_name, element_id = element.get(b"class"), element.get(b"id")
-    if class_name is None and element_id is None:
-        return False  # most elements: nothing to match, skip the string work
-    marker = f"{class_name or ''} {element_id or ''}".lower()
+    marker = _marker_text(element)
+    if marker is None:
+        return False
     return bool(_BYLINE_MARKER.search(marker)) and not _BYLINE_NOISE_CLASS.search(marker)
 
 
