@@ -117,3 +117,39 @@ def test_marker_hints_ignore_case(marker: str, flags: int) -> None:
 @pytest.mark.parametrize("text", ["Hello World", "", "lower only", "ÉCOLE Été", "ABC123 xyz"])
 def test_upper_count_matches_str_isupper(text: str) -> None:
     assert _count_upper(text) == sum(map(str.isupper, text))
+
+
+ENCODED_BODY = "<p>Le café du marché a rouvert après trois ans de travaux, dit-on.</p>"
+
+
+@pytest.mark.parametrize(
+    ("head", "encoding", "expected"),
+    [
+        # No declaration: the bytes are read as UTF-8, not as libxml2's Latin-1 default.
+        ("", "utf-8", "café du marché"),
+        # A declaration wins, whatever the case of its markup.
+        ('<meta charset="iso-8859-1">', "iso-8859-1", "café du marché"),
+        (
+            '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; CHARSET=ISO-8859-1">',
+            "iso-8859-1",
+            "café du marché",
+        ),
+        # Declared Latin-1 but sent as UTF-8: the declaration is believed, as browsers do.
+        ('<meta charset="ISO-8859-1">', "utf-8", "cafÃ© du marchÃ©"),
+        (
+            '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; CHARSET=ISO-8859-1">',
+            "utf-8",
+            "cafÃ© du marchÃ©",
+        ),
+        # Plain ASCII with character references reads the same in every encoding.
+        ("", "ascii", "café du marché"),
+    ],
+)
+def test_page_bytes_are_decoded_by_declaration_else_as_utf8(
+    head: str, encoding: str, expected: str
+) -> None:
+    html = f"<html><head>{head}<title>Café</title></head><body>{ENCODED_BODY}</body></html>"
+    if encoding == "ascii":
+        html = html.replace("é", "&eacute;").replace("è", "&#232;")
+    texts = [segment.text for segment in parse_document(html.encode(encoding)).segments]
+    assert any(expected in text for text in texts)
