@@ -4,8 +4,8 @@
 # At a page's size (a few hundred blocks) the Python version's cost is some sixty numpy calls
 # and a dozen list comprehensions, not arithmetic. This fills the same table in one pass per
 # block. Every value is computed with the same IEEE operations in the same order as numpy does
-# them (running sums are sequential, as np.cumsum's; log1p is libm's, as numpy's), so the table
-# is equal bit for bit: tests/extraction/test_feature_rows.py compares the two.
+# them (running sums are sequential, as np.cumsum's; log1p is libm's, as `block_features._log1p`
+# is), so the table is equal bit for bit: tests/extraction/test_feature_rows.py compares the two.
 
 import numpy as np
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from newscrawl.extraction.block_hints import HINT_BITS, TAG_FLAGS, marker_flags
@@ -309,20 +311,20 @@ def _python_block_features(
     sub_starts = node_starts[ancestors]
     sub_chars = cum_chars[sub_ends] - cum_chars[sub_starts]
     sub_links = cum_links[sub_ends] - cum_links[sub_starts]
-    out[_SUB_FIRST:_SUB_END:2] = np.log1p(sub_chars)
+    out[_SUB_FIRST:_SUB_END:2] = _log1p(sub_chars)
     out[_SUB_FIRST + 1 : _SUB_END : 2] = np.where(
         sub_chars > 0, sub_links / np.maximum(sub_chars, 1.0), 0.0
     )
     has_parent = parents >= 0
     long_counts = np.bincount(parents[has_parent & (words >= 10)], minlength=len(node_parents))
-    out[_PARENT_LONG] = np.log1p(np.where(has_parent, long_counts[parents], 0))
+    out[_PARENT_LONG] = _log1p(np.where(has_parent, long_counts[parents], 0))
     worded = [i for i, words_in in enumerate(word_counts) if words_in]
     out[_HINT_FIRST:_HINT_END, worded] = _HINT_TABLE[
         :, ancestor_flags(document, [block_list[i] for i in worded])
     ]
     log_words = out[_LOG_WORDS]
-    np.log1p(words, out=log_words)
-    out[_LOG_CHARS] = np.log1p(chars)
+    log_words[:] = _log1p(words)
+    out[_LOG_CHARS] = _log1p(chars)
     out[_LINK_FRACTION] = link_fraction
     out[_POSITION] = index / count
     out[_PREV_WORDS, 1:] = log_words[:-1]
@@ -340,6 +342,18 @@ def _python_block_features(
     if document.relevance_applied:
         out[_RELEVANCE_APPLIED] = 1.0
     return np.ascontiguousarray(out.T)
+
+
+def _log1p(values: np.ndarray) -> np.ndarray:
+    """`log1p` of each value by the C library, as the compiled table computes it.
+
+    numpy's own log1p (SIMD since numpy 2.4) differs from libm's in the last bit on some values,
+    and may differ between CPUs: libm's keeps the two tables, and so the kept blocks, the same.
+    """
+    flat = np.asarray(values, dtype=np.float64).ravel()
+    return np.fromiter(map(math.log1p, flat.tolist()), np.float64, len(flat)).reshape(
+        np.shape(values)
+    )
 
 
 def _character_features(texts: list[str], words: np.ndarray, out: np.ndarray) -> None:
