@@ -23,8 +23,9 @@ _CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 def build_article(document: Document, *, title: str | None, config: ExtractionConfig) -> Article:
     """Pick the article blocks from the stages' signals and assemble text, HTML and metadata."""
+    # A feed's title is the article's: the page's headline is only searched without one.
     metadata = extract_metadata(
-        document.tree, document.url, htmldate_fallback=config.htmldate_fallback
+        document.tree, document.url, htmldate_fallback=config.htmldate_fallback, headline=not title
     )
     headline = normalise_space(title) if title else (metadata.title or page_title(document) or "")
     if config.use_block_scorer:

@@ -250,11 +250,13 @@ class PageMetadata:
 
 
 def extract_metadata(
-    tree: HtmlElement, url: str | None, *, htmldate_fallback: bool = False
+    tree: HtmlElement, url: str | None, *, htmldate_fallback: bool = False, headline: bool = True
 ) -> PageMetadata:
     """Read the headline, date, authors, language, canonical URL and top image of a page.
 
     `htmldate_fallback` asks htmldate when no other source gives a date (see the module doc).
+    `headline=False` skips the headline search (`title` stays None), for a caller that already
+    has the article's title from its feed.
     """
     root = tree.getroottree().getroot()
     marked = scan_elements(root)
@@ -269,7 +271,7 @@ def extract_metadata(
         root, metas, articles, canonical_url or url, tags=tags
     )
     return PageMetadata(
-        title=find_headline(root, metas, articles, site_name, tags=tags),
+        title=find_headline(root, metas, articles, site_name, tags=tags) if headline else None,
         published=find_published_date(
             root,
             metas,

@@ -190,3 +190,14 @@ def test_a_block_repeated_verbatim_is_kept_once() -> None:
     assert text.count(page.title) == 1
     keep_all = dataclasses.replace(ExtractionConfig(), drop_duplicate_blocks=False)
     assert extract(html, title=page.title, config=keep_all).text.count(page.title) == 2
+
+
+def test_the_feed_title_wins_and_the_page_headline_is_the_fallback() -> None:
+    html = (
+        '<html><head><meta property="og:title" content="Page headline of the story"></head>'
+        "<body><article><p>" + "Words of the story about the river and the bridge. " * 6
+        + "</p></article></body></html>"
+    )
+    assert extract(html, title="Feed title of the story").title == "Feed title of the story"
+    assert extract(html).title == "Page headline of the story"
+    assert extract(html, title="").title == "Page headline of the story"

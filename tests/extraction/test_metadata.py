@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import UTC, datetime, timedelta, timezone
 
@@ -510,6 +511,8 @@ def test_readers_agree_with_and_without_the_tag_index() -> None:
     assert published == find_published_date(root, metas, articles, None)
     assert published == datetime(2021, 3, 4, 5, 6, 7, tzinfo=UTC)
     metadata = extract_metadata(root, url)
+    # Without the headline search only the title is missing.
+    assert extract_metadata(root, url, headline=False) == dataclasses.replace(metadata, title=None)
     assert metadata.canonical_url == "https://example.com/flood"
     assert metadata.image_url == "https://example.com/a.jpg"
     assert metadata.image_caption == "The river"
