@@ -9,7 +9,7 @@ import numpy as np
 from newscrawl.extraction.block_hints import HINT_BITS, TAG_FLAGS, marker_flags
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import Document, TextPiece
-from newscrawl.extraction.word_tokens import count_words
+from newscrawl.extraction.word_tokens import count_segment_words
 
 try:
     # The compiled climb (built with the text walk, see setup.py): the same flags, faster.
@@ -181,7 +181,7 @@ def _compiled_block_features(
     segments = document.segments
     pieces = document.pieces
     texts = [segment.text for segment in segments]
-    word_counts = count_words(texts, title_keywords)
+    word_counts = count_segment_words(document, title_keywords)
     character_counts = np.empty((4, len(texts)), dtype=np.int64)
     _compiled_count_characters(
         texts, _PUNCTUATION, _SENTENCE_END_CHARACTERS, _UPPER_SAMPLE, character_counts
@@ -279,7 +279,7 @@ def _python_block_features(
         np.minimum(np.maximum(distance, -1.0, out=distance), 1.0, out=distance)
 
     texts = [segment.text for segment in segments]
-    word_and_key_counts = count_words(texts, title_keywords)
+    word_and_key_counts = count_segment_words(document, title_keywords)
     word_counts = word_and_key_counts[0].tolist()
     # Only worded blocks are scored; the others' tags are never read (group: none).
     group_of = _TAG_GROUP_OF

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 import lxml.etree
 import lxml.html
@@ -183,6 +184,8 @@ class Document:
     removed_pieces: set[int] = field(default_factory=set)
     dynamic_noise: list[lxml.html.HtmlElement] = field(default_factory=list)
     dynamic_applied: bool = False
+    # Word and keyword counts of every segment's text per keyword set (`count_segment_words`).
+    word_counts: dict[frozenset[str], Any] = field(default_factory=dict)
     relevant_segments: set[int] = field(default_factory=set)
     title_segments: list[int] = field(default_factory=list)
     relevance_applied: bool = False

@@ -8,7 +8,7 @@ from itertools import accumulate
 
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import Document, normalise_space
-from newscrawl.extraction.word_tokens import count_words, split_words
+from newscrawl.extraction.word_tokens import count_segment_words, count_words, split_words
 
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-\u2013\u2014:»«/]+\s+|\s*\|\s*")
 # Articles, prepositions and conjunctions that the paper drops from the title keywords.
@@ -114,29 +114,36 @@ def select_relevant_paragraphs(
     if not keywords:
         return
     removed = document.removed_pieces
-    texts: list[str] = []
     link_only: list[bool] = []
     pieces = document.pieces
+    # Whole blocks' counts are the block features' too: counted once (`count_segment_words`).
+    words, keys = count_segment_words(document, keywords).tolist()
+    # Blocks that lost some pieces are counted again on what is left.
+    partial: list[int] = []
+    partial_texts: list[str] = []
     # Removed pieces before each piece index: a block's removed count is one subtraction.
     removed_before = [0, *accumulate(map(removed.__contains__, range(len(pieces))))]
     # Likewise for pieces outside links: whether a whole block has plain text is a subtraction.
     plain_before = [0, *accumulate(not piece.in_link for piece in pieces)]
-    for segment in document.segments:
+    for i, segment in enumerate(document.segments):
         first, last = segment.first_piece, segment.last_piece
         gone = removed_before[last] - removed_before[first]
         if not gone:
-            texts.append(segment.text)
             link_only.append(plain_before[last] == plain_before[first])
         elif gone == last - first:
             # Every piece was removed: no words, nothing plain.
-            texts.append("")
+            words[i] = keys[i] = 0
             link_only.append(True)
         else:
             kept = [pieces[index] for index in range(first, last) if index not in removed]
-            texts.append(" ".join([piece.text for piece in kept]))
+            partial.append(i)
+            partial_texts.append(" ".join([piece.text for piece in kept]))
             link_only.append(all(piece.in_link or piece.text.isspace() for piece in kept))
-    # All blocks' words in one call (an empty text has none).
-    words, keys = count_words(texts, keywords).tolist()
+    if partial:
+        for i, word_number, key_number in zip(
+            partial, *count_words(partial_texts, keywords).tolist(), strict=True
+        ):
+            words[i], keys[i] = word_number, key_number
 
     keyword_count = len(keywords)
     titles: list[int] = []

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from newscrawl.extraction.document import Document
 
 try:
     # The compiled scan (built by `pip install`, see setup.py): the same counts, faster.
@@ -51,6 +55,21 @@ def count_words(texts: list[str], keywords: Collection[str]) -> np.ndarray:
         _compiled_count_words(texts, keywords, counts)
     else:
         _count_words(texts, keywords, counts)
+    return counts
+
+
+def count_segment_words(document: Document, keywords: Collection[str]) -> np.ndarray:
+    """`count_words` of every block's text, counted once per page and keyword set.
+
+    Title relevance and the block features both count the blocks' words against the title's
+    keywords; the second asks the first's (read-only) result.
+    """
+    key = frozenset(keywords)
+    counts = document.word_counts.get(key)
+    if counts is None:
+        counts = count_words([segment.text for segment in document.segments], key)
+        counts.flags.writeable = False
+        document.word_counts[key] = counts
     return counts
 
 

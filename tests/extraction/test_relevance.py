@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from newscrawl.extraction import ExtractionConfig, parse_document, select_relevant_paragraphs
 from newscrawl.extraction.relevance import select_title_keywords
+from newscrawl.extraction.word_tokens import count_segment_words, count_words
 
 DEFAULT = ExtractionConfig()
 PAPER = ExtractionConfig.paper()
@@ -88,3 +91,57 @@ def test_empty_page_has_no_relevant_paragraphs() -> None:
     select_relevant_paragraphs(document, "Anything at all", DEFAULT)
     assert document.relevance_applied
     assert not document.relevant_segments
+
+
+def test_block_word_counts_are_counted_once_and_shared_read_only() -> None:
+    document = parse_document(_page())
+    keywords = {"river", "bridge"}
+    counts = count_segment_words(document, keywords)
+    texts = [segment.text for segment in document.segments]
+    assert counts.tolist() == count_words(texts, keywords).tolist()
+    assert count_segment_words(document, frozenset(keywords)) is counts
+    assert count_segment_words(document, {"council"}) is not counts
+    with pytest.raises(ValueError, match="read-only"):
+        counts[0, 0] = 99
+
+
+def test_blocks_that_lost_pieces_are_weighed_by_what_is_left() -> None:
+    story = "<p>The river bridge opened today and many people walked across it in the sun.</p>"
+    padded = "<p><span>" + "lorem " * 100 + "</span> five plain words here now</p>"
+    page = (
+        f"<html><body><div id=a><div>{story * 2}</div></div>"
+        f"<div id=b><div>{padded * 2}</div></div></body></html>"
+    )
+
+    def relevant_group(remove: str) -> set[str | None]:
+        """The chosen group after removing the pieces of group b's spans, or all of group b's."""
+        document = parse_document(page)
+        for i, piece in enumerate(document.pieces):
+            in_b = piece.element.xpath("boolean(ancestor::div[@id='b'])")
+            if in_b and (remove == "all of b" or piece.element.tag == remove):
+                document.removed_pieces.add(i)
+        select_relevant_paragraphs(document, "Council river bridge", DEFAULT)
+        return {
+            document.segments[i].block.getparent().getparent().get("id")
+            for i in document.relevant_segments
+        }
+
+    # The padded group wins on its word count alone, until its padding is removed...
+    assert relevant_group(remove="nothing") == {"b"}
+    assert relevant_group(remove="span") == {"a"}
+    # ...and a block that lost every piece has no words left at all.
+    assert relevant_group(remove="all of b") == {"a"}
+
+
+def test_a_removed_headline_is_no_title_block() -> None:
+    title = "Council approves river bridge"
+    document = parse_document(_page())
+    select_relevant_paragraphs(document, title, DEFAULT)
+    headline = [i for i, s in enumerate(document.segments) if s.block.tag == "h1"]
+    assert document.title_segments == headline
+    removed = parse_document(_page())
+    removed.removed_pieces.update(
+        i for i, piece in enumerate(removed.pieces) if piece.element.tag == "h1"
+    )
+    select_relevant_paragraphs(removed, title, DEFAULT)
+    assert removed.title_segments == []
