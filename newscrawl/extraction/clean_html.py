@@ -138,7 +138,9 @@ def sanitise_url(value: str | None, *, base_url: str | None, image: bool = False
     """Return an absolute (or plainly relative) http(s)/mailto URL, or None when unsafe."""
     if value is None:
         return None
-    url = _URL_IGNORED.sub("", value).strip(" ").replace(" ", "%20")
+    # Printable ASCII holds none of the ignored characters: most URLs skip the substitution.
+    url = value if value.isascii() and value.isprintable() else _URL_IGNORED.sub("", value)
+    url = url.strip(" ").replace(" ", "%20")
     if not url:
         return None
     # A backslash counts as a slash in browsers, which would turn "\\evil" into "//evil".
@@ -157,11 +159,14 @@ def sanitise_url(value: str | None, *, base_url: str | None, image: bool = False
             return None
         if scheme != "mailto" and not url[len(scheme) + 1 :].startswith("//"):
             return None  # "https:javascript:..." has no host: nothing a reader should follow
-        try:
-            if urlsplit(url).scheme.lower() not in allowed:
+        # urlsplit reads the scheme as `_SCHEME` does; what it adds is refusing a malformed
+        # host: brackets that are no IPv6 address, or non-ASCII that normalises to a delimiter.
+        if not url.isascii() or "[" in url or "]" in url:
+            try:
+                if urlsplit(url).scheme.lower() not in allowed:
+                    return None
+            except ValueError:
                 return None
-        except ValueError:
-            return None
     elif ":" in url.split("/", 1)[0]:
         return None  # "foo:bar" with an odd scheme the regex did not take
     return url

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from urllib.parse import urlsplit
 
 import lxml.html
 import pytest
@@ -194,6 +195,13 @@ def test_xss_payloads_without_base_url(payload: str) -> None:
         ("ftp://ex.com/f", None),
         ("https:javascript:alert(1)", None),
         ("", None),
+        # Hosts urlsplit refuses: brackets that are no IPv6 address, a full-width slash
+        # (NFKC makes it "/", which would move the host).
+        ("https://[ex.com/a", None),
+        ("https://ex.com]/a", None),
+        ("https://[::1]/a", "https://[::1]/a"),
+        ("https://ex\uff0fcom@evil.example/", None),
+        ("https://caf\u00e9.example/a", "https://caf\u00e9.example/a"),
     ],
 )
 def test_sanitise_url(url: str, expected: str | None) -> None:
@@ -233,3 +241,26 @@ def test_printable_text_without_double_spaces_is_already_clean(text: str) -> Non
     if text and text.isprintable() and "  " not in text:
         assert clean_html._XML_INCOMPATIBLE.sub(" ", text) == text
         assert clean_html._collapse_space(text) == text
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(
+        alphabet=st.one_of(
+            st.sampled_from(list(" \t\n\x00\x7f\u00ad\u200b\ufeff[]@:/\\?#%.\uff0f\uff1a\u2100ab")),
+            st.characters(),
+        ),
+        max_size=30,
+    ),
+    st.sampled_from([None, "https://base.example/a/", "http://[::1]/x"]),
+)
+def test_sanitise_url_shortcuts_change_nothing(url: str, base_url: str | None) -> None:
+    # The shortcuts skip the ignored-character substitution for printable ASCII and urlsplit's
+    # check for ASCII without brackets: without them the answer must be the same.
+    if url.isascii() and url.isprintable():
+        assert clean_html._URL_IGNORED.sub("", url) == url
+    answer = sanitise_url(url, base_url=base_url)
+    shortcut = answer is not None and answer.isascii() and "[" not in answer and "]" not in answer
+    if shortcut and clean_html._SCHEME.match(answer or ""):
+        # urlsplit would have accepted it (no ValueError) and read the same scheme.
+        assert urlsplit(answer or "").scheme.lower() in {"http", "https", "mailto"}
