@@ -111,6 +111,87 @@ _OUTPUT_PARSER = _build_output_parser()
 new_element = _OUTPUT_PARSER.makeelement
 
 
+class _Output:
+    """An element of the output tree: only what the writer and `_serialise` use."""
+
+    __slots__ = ("tag", "attributes", "text", "tail", "children", "parent")
+
+    def __init__(self, tag: str, attributes: dict[str, str] | None = None) -> None:
+        self.tag = tag
+        self.attributes = attributes
+        self.text: str | None = None
+        self.tail: str | None = None
+        self.children: list[_Output] = []
+        self.parent: _Output | None = None
+
+    def append(self, child: _Output) -> None:
+        child.parent = self
+        self.children.append(child)
+
+
+# `_serialise` writes HTML as libxml2 (2.14) serialises an HTML tree, the output's format
+# since before it was written here: void elements and an empty <li> without an end tag, URL
+# attributes percent-encoded, a value with a double quote (and no single one) single-quoted.
+VOID_TAGS = frozenset({"br", "img"})
+END_TAG_OPTIONAL_TAGS = frozenset({"li"})
+URI_ATTRIBUTES = frozenset({"href", "src"})
+_URI_KEPT_BYTES = frozenset(range(0x21, 0x7F))
+_URI_LEADING_BLANKS = " \t\n\r"
+
+
+def escape_text(text: str) -> str:
+    """Text as HTML: `&`, `<` and `>` as entities."""
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    if "<" in text:
+        text = text.replace("<", "&lt;")
+    if ">" in text:
+        text = text.replace(">", "&gt;")
+    return text
+
+
+def escape_uri(value: str) -> str:
+    """A URL attribute's value, leading blanks dropped, control, space and non-ASCII bytes %XX."""
+    value = value.lstrip(_URI_LEADING_BLANKS)
+    if value.isascii() and value.isprintable() and " " not in value:
+        return value
+    return "".join(
+        chr(byte) if byte in _URI_KEPT_BYTES else f"%{byte:02X}" for byte in value.encode("utf-8")
+    )
+
+
+def quote_attribute(value: str) -> str:
+    """An escaped attribute value in quotes: single ones around a value with only `"` in it."""
+    value = escape_text(value)
+    if '"' not in value:
+        return f'"{value}"'
+    if "'" not in value:
+        return f"'{value}'"
+    return '"' + value.replace('"', "&quot;") + '"'
+
+
+def _serialise(element: _Output, out: list[str]) -> None:
+    """Append an output element's HTML, and its tail, to `out`."""
+    tag = element.tag
+    out.append("<" + tag)
+    if element.attributes:
+        for name, value in element.attributes.items():
+            if name in URI_ATTRIBUTES:
+                value = escape_uri(value)
+            out.append(f" {name}={quote_attribute(value)}")
+    out.append(">")
+    if tag not in VOID_TAGS and (
+        element.text or element.children or tag not in END_TAG_OPTIONAL_TAGS
+    ):
+        if element.text:
+            out.append(escape_text(element.text))
+        for child in element.children:
+            _serialise(child, out)
+        out.append(f"</{tag}>")
+    if element.tail:
+        out.append(escape_text(element.tail))
+
+
 def _collapse_space(text: str) -> str:
     r"""Each whitespace run as one space, as `re.sub(r"\s+", " ", text)` does, 3x faster."""
     # str.split() splits on exactly the characters `\s` matches (checked over every code point).
@@ -125,10 +206,10 @@ def _collapse_space(text: str) -> str:
     return collapsed
 
 
-def _append_text(target: HtmlElement, text: str) -> None:
+def _append_text(target: _Output, text: str) -> None:
     """Add text at the end of `target`'s content: after its last child, or as its text."""
-    if len(target):
-        last = target[-1]
+    if target.children:
+        last = target.children[-1]
         last.tail = (last.tail or "") + text
     else:
         target.text = (target.text or "") + text
@@ -177,12 +258,12 @@ class _CleanWriter:
 
     def __init__(self, base_url: str | None) -> None:
         self.base_url = base_url
-        self.root: HtmlElement = new_element("div")
-        self._open_paragraph: HtmlElement | None = None
+        self.root = _Output("div")
+        self._open_paragraph: _Output | None = None
         # The open paragraph, when whitespace between its inline parts still has to be written:
         # only once something follows, so that no paragraph ends in a space.
-        self._space_pending_in: HtmlElement | None = None
-        self._open_list: HtmlElement | None = None
+        self._space_pending_in: _Output | None = None
+        self._open_list: _Output | None = None
         self._pre_depth = 0
 
     def write(self, element: HtmlElement) -> None:
@@ -190,42 +271,40 @@ class _CleanWriter:
         self._write_element(element, self.root, top_level=True, with_tail=False)
         self._open_paragraph = None
 
-    def _inline_target(
-        self, parent: HtmlElement, top_level: bool, *, spaced: bool = False
-    ) -> HtmlElement:
+    def _inline_target(self, parent: _Output, top_level: bool, *, spaced: bool = False) -> _Output:
         """Where inline content goes; `spaced` content brings its own leading whitespace."""
         if not top_level:
             return parent
         if self._open_paragraph is None:
-            self._open_paragraph = new_element("p")
+            self._open_paragraph = _Output("p")
             parent.append(self._open_paragraph)
         elif self._space_pending_in is self._open_paragraph and not spaced:
             _append_text(self._open_paragraph, " ")
         self._space_pending_in = None
         return self._open_paragraph
 
-    def _list_target(self, parent: HtmlElement) -> HtmlElement:
+    def _list_target(self, parent: _Output) -> _Output:
         """Give list items found outside any list a <ul> to live in (consecutive ones share it)."""
-        if len(parent) and parent[-1] is self._open_list:
+        if parent.children and parent.children[-1] is self._open_list:
             return self._open_list
-        self._open_list = new_element("ul")
+        self._open_list = _Output("ul")
         self._open_list.tail = "\n"
         parent.append(self._open_list)
         return self._open_list
 
-    def _write_text(self, text: str | None, parent: HtmlElement, top_level: bool) -> None:
+    def _write_text(self, text: str | None, parent: _Output, top_level: bool) -> None:
         if not text:
             return
         if top_level and not text.strip():
             # Whitespace alone starts no paragraph, but inside an open one it still separates
             # the words of the inline elements around it.
             paragraph = self._open_paragraph
-            if paragraph is None or paragraph.getparent() is not parent:
+            if paragraph is None or paragraph.parent is not parent:
                 return
-            if len(paragraph):
+            if paragraph.children:
                 # No tail: the paragraph so far ends with an inline element such as <b>.
-                before = paragraph[-1].tail
-                separated = bool(before) and before[-1].isspace()
+                tail = paragraph.children[-1].tail
+                separated = tail[-1].isspace() if tail else False
             else:
                 before = paragraph.text
                 separated = not before or before[-1].isspace()  # empty: nothing to separate
@@ -236,20 +315,18 @@ class _CleanWriter:
         # without a double space it is already collapsed. That is most text, and both checks
         # cost far less than the substitution and the split.
         if not text.isprintable() or "  " in text:
-            text = _XML_INCOMPATIBLE.sub(" ", text)
-            if not self._pre_depth:
-                text = _collapse_space(text)  # renders the same, reads better
+            text = clean_text(text, in_pre=self._pre_depth > 0)
         target = parent
         if top_level:
             target = self._inline_target(parent, True, spaced=text[0].isspace())
         # `_append_text`, inlined: this runs for every text and tail written.
-        if len(target):
-            last = target[-1]
+        if target.children:
+            last = target.children[-1]
             last.tail = (last.tail or "") + text
         else:
             target.text = (target.text or "") + text
 
-    def _write_children(self, element: HtmlElement, parent: HtmlElement, top_level: bool) -> None:
+    def _write_children(self, element: HtmlElement, parent: _Output, top_level: bool) -> None:
         text = element.text
         if text:
             self._write_text(text, parent, top_level)
@@ -258,7 +335,7 @@ class _CleanWriter:
             write_element(child, parent, top_level)
 
     def _write_element(
-        self, element: HtmlElement, parent: HtmlElement, top_level: bool, with_tail: bool = True
+        self, element: HtmlElement, parent: _Output, top_level: bool, with_tail: bool = True
     ) -> None:
         raw_tag = element.tag
         if isinstance(raw_tag, str):
@@ -284,11 +361,9 @@ class _CleanWriter:
             if tail:
                 self._write_text(tail, parent, top_level)
 
-    def _write_kept(
-        self, element: HtmlElement, tag: str, parent: HtmlElement, top_level: bool
-    ) -> None:
+    def _write_kept(self, element: HtmlElement, tag: str, parent: _Output, top_level: bool) -> None:
         if tag in ALLOWED_ATTRIBUTES:
-            attributes = self._copy_attributes(element, tag)
+            attributes = copy_attributes(element, tag, self.base_url)
             if tag == "img" and "src" not in attributes:
                 return  # an image with no safe source is nothing but a broken box
         else:
@@ -306,8 +381,7 @@ class _CleanWriter:
             target = parent
             if tag == "li" and top_level and parent.tag not in {"ul", "ol"}:
                 target = self._list_target(parent)
-        # Attributes given at creation, in the allow-list's order, skip HtmlElement.set's Python.
-        copy = new_element(tag, attributes) if attributes else new_element(tag)
+        copy = _Output(tag, attributes)  # attributes in the allow-list's order
         target.append(copy)
         if tag == "img" or tag == "br":
             return
@@ -326,29 +400,37 @@ class _CleanWriter:
         if not inline and top_level:
             copy.tail = "\n"
 
-    def _copy_attributes(self, element: HtmlElement, tag: str) -> dict[str, str]:
-        allowed = ALLOWED_ATTRIBUTES.get(tag, ())
-        attributes: dict[str, str] = {}
-        for name in allowed:
-            value = element.get(name)
-            if tag == "img" and name == "src":
-                value = _pick_image_source(element)
-            if value is None:
+
+def clean_text(text: str, *, in_pre: bool) -> str:
+    """Text without characters HTML cannot hold, its whitespace runs collapsed outside <pre>."""
+    text = _XML_INCOMPATIBLE.sub(" ", text)
+    return text if in_pre else _collapse_space(text)  # collapsed renders the same, reads better
+
+
+def copy_attributes(element: HtmlElement, tag: str, base_url: str | None) -> dict[str, str]:
+    """The element's allowed attributes, URLs made absolute and safe, in the allow-list's order."""
+    allowed = ALLOWED_ATTRIBUTES.get(tag, ())
+    attributes: dict[str, str] = {}
+    for name in allowed:
+        value = element.get(name)
+        if tag == "img" and name == "src":
+            value = _pick_image_source(element)
+        if value is None:
+            continue
+        if name in _URL_ATTRIBUTES:
+            url = sanitise_url(value, base_url=base_url, image=tag == "img")
+            if url is None:
                 continue
-            if name in _URL_ATTRIBUTES:
-                url = sanitise_url(value, base_url=self.base_url, image=tag == "img")
-                if url is None:
-                    continue
-                value = url
-            elif name in {"width", "height", "colspan", "rowspan", "start"}:
-                if not _NUMBER.match(value.strip()):
-                    continue
-                value = value.strip()
-            elif name == "scope" and value.strip().lower() not in {"row", "col", "rowgroup",
-                                                                   "colgroup"}:
+            value = url
+        elif name in {"width", "height", "colspan", "rowspan", "start"}:
+            if not _NUMBER.match(value.strip()):
                 continue
-            attributes[name] = _XML_INCOMPATIBLE.sub("", value)
-        return attributes
+            value = value.strip()
+        elif name == "scope" and value.strip().lower() not in {"row", "col", "rowgroup",
+                                                               "colgroup"}:
+            continue
+        attributes[name] = _XML_INCOMPATIBLE.sub("", value)
+    return attributes
 
 
 def _pick_image_source(element: HtmlElement) -> str | None:
@@ -384,12 +466,17 @@ def render_clean_html(
 
     `outermost` says the caller already knows no element is repeated or inside another.
     """
+    chosen = list(elements) if outermost else _drop_nested(elements)
+    return _render_in_python(chosen, base_url)
+
+
+def _render_in_python(elements: Sequence[HtmlElement], base_url: str | None) -> str:
+    """The writer in Python: the reference for `_clean_writer.render`, and its fallback."""
     writer = _CleanWriter(base_url)
-    for element in elements if outermost else _drop_nested(elements):
+    for element in elements:
         writer.write(element)
-    # One serialisation instead of one per child: the wrapper never has text of its own, so
-    # its children with their tails sit between its "<div>" and "</div>". lxml.etree's
-    # serialiser directly: lxml.html.tostring adds only a pass that strips <meta> tags, and
-    # the output never has one.
-    html = lxml.etree.tostring(writer.root, encoding="unicode", method="html")
-    return html[len("<div>") : -len("</div>")].strip()
+    # The wrapper never has text of its own: its children with their tails are the output.
+    out: list[str] = []
+    for child in writer.root.children:
+        _serialise(child, out)
+    return "".join(out).strip()
