@@ -7,7 +7,7 @@ from lxml.html import HtmlElement
 BUILT_FOR_LXML: str
 
 def render(
-    elements: list[HtmlElement],
+    elements: list[HtmlElement | str],
     base_url: str | None,
     tag_actions: dict[str, tuple[int, str]],
     classify: Callable[[str], tuple[int, str]],
@@ -21,4 +21,4 @@ def render(
     uri_attributes: frozenset[str],
     escape_uri: Callable[[str], str],
 ) -> str:
-    """`render_clean_html` of elements none of which is inside another."""
+    """`render_clean_html` of elements none of which is inside another, and of texts."""

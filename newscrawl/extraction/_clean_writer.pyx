@@ -98,6 +98,15 @@ cdef class Writer:
         self.write_element(element._c_node, self.root, True, False)
         self.open_paragraph = None
 
+    cdef void write_paragraph(self, str text) except *:
+        """Write text as a `<p>` element holding it would be written."""
+        cdef Output paragraph = _new_output("p")
+        self.open_paragraph = None
+        _append(self.root, paragraph)
+        self.write_text(text, paragraph, False)
+        paragraph.tail = "\n"
+        self.open_paragraph = None
+
     cdef Output inline_target(self, Output parent, bint top_level, bint spaced):
         if not top_level:
             return parent
@@ -290,7 +299,7 @@ def render(
     frozenset uri_attributes,
     escape_uri,
 ):
-    """`render_clean_html` of elements none of which is inside another."""
+    """`render_clean_html` of elements none of which is inside another, and of texts."""
     cdef Writer writer = Writer.__new__(Writer)
     cdef Output child
     cdef list out = []
@@ -304,7 +313,10 @@ def render(
     writer.inline_kept = inline_kept
     writer.text_containers = text_containers
     for element in elements:
-        writer.write(require_element(element))
+        if isinstance(element, str):
+            writer.write_paragraph(element)
+        else:
+            writer.write(require_element(element))
     for child in writer.root.children:
         _serialise(child, out, void_tags, optional_end_tags, uri_attributes, escape_uri)
     return "".join(out).strip()

@@ -11,7 +11,7 @@ import numpy as np
 from newscrawl.extraction.article import Article
 from newscrawl.extraction.block_features import FEATURE_NAMES, compute_block_features
 from newscrawl.extraction.block_scorer import load_block_model
-from newscrawl.extraction.clean_html import new_element, render_clean_html
+from newscrawl.extraction.clean_html import render_clean_html
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import Document, normalise_space
 from newscrawl.extraction.metadata import extract_metadata
@@ -130,8 +130,8 @@ def _remaining_text(document: Document, index: int) -> str:
 
 def _html_elements(
     document: Document, kept: list[int], *, paragraphs_by_index: dict[int, str]
-) -> list[lxml.html.HtmlElement]:
-    """Kept blocks as elements; a block that also holds rejected text becomes a plain `<p>`.
+) -> list[lxml.html.HtmlElement | str]:
+    """Kept blocks as elements; a block that also holds rejected text becomes a paragraph's text.
 
     No element is inside another: a block's kept descendants go when the block comes.
     """
@@ -144,7 +144,7 @@ def _html_elements(
     ends = document.node_ends
     kept_set = set(kept)
     kept_sorted = sorted(kept_set)
-    elements: list[lxml.html.HtmlElement] = []
+    elements: list[lxml.html.HtmlElement | str] = []
     element_nodes: list[int] = []  # walk index of each element, -1 for a made-up paragraph
     last_node = -1  # the latest-walked block in `elements`
     emitted: set[int] = set()
@@ -181,13 +181,12 @@ def _html_elements(
                 last_node = max(last_node, node)
             emitted.add(node)
         else:
-            paragraph = new_element("p")
-            paragraph.text = _CONTROL_CHARACTERS.sub("", paragraphs_by_index[index])
-            elements.append(paragraph)
+            # A paragraph's text: the writer writes it as a `<p>`, with no lxml element made.
+            elements.append(_CONTROL_CHARACTERS.sub("", paragraphs_by_index[index]))
             element_nodes.append(-1)
     return elements
 
 
-def _render_html(elements: list[lxml.html.HtmlElement], base_url: str | None) -> str:
-    """Safe HTML of `_html_elements`' elements (none inside another)."""
+def _render_html(elements: list[lxml.html.HtmlElement | str], base_url: str | None) -> str:
+    """Safe HTML of `_html_elements`' blocks (no element inside another)."""
     return render_clean_html(elements, base_url=base_url, outermost=True) if elements else ""

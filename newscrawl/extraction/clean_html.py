@@ -10,8 +10,6 @@ import re
 from collections.abc import Sequence
 from urllib.parse import urljoin, urlsplit
 
-import lxml.etree
-import lxml.html
 from lxml.html import HtmlElement
 
 try:
@@ -100,23 +98,6 @@ _TAG_ACTIONS: dict[str, tuple[int, str]] = {
     tag: _classify_tag(tag)
     for tag in (*KEPT_TAGS, *RENAMED_TAGS, *DROPPED_TAGS, *BLOCK_TAGS, "span", "font", "u")
 }
-
-
-def _build_output_parser() -> lxml.html.HTMLParser:
-    """A parser whose elements are all `HtmlElement`, looked up in C.
-
-    `lxml.html.Element` looks every new element's class up in Python, which costs about half
-    of creating it; the output tree never needs lxml.html's form-specific classes.
-    """
-    parser = lxml.html.HTMLParser()
-    parser.set_element_class_lookup(
-        lxml.etree.ElementDefaultClassLookup(element=lxml.html.HtmlElement)
-    )
-    return parser
-
-
-_OUTPUT_PARSER = _build_output_parser()
-new_element = _OUTPUT_PARSER.makeelement
 
 
 class _Output:
@@ -274,10 +255,21 @@ class _CleanWriter:
         self._open_list: _Output | None = None
         self._pre_depth = 0
 
-    def write(self, element: HtmlElement) -> None:
-        # The element's tail belongs to the surrounding page, not to the element.
-        self._write_element(element, self.root, top_level=True, with_tail=False)
+    def write(self, block: HtmlElement | str) -> None:
+        if isinstance(block, str):
+            self._write_paragraph(block)
+        else:
+            # The element's tail belongs to the surrounding page, not to the element.
+            self._write_element(block, self.root, top_level=True, with_tail=False)
         self._open_paragraph = None
+
+    def _write_paragraph(self, text: str) -> None:
+        """Write text as a `<p>` element holding it would be written."""
+        self._open_paragraph = None
+        paragraph = _Output("p")
+        self.root.append(paragraph)
+        self._write_text(text, paragraph, False)
+        paragraph.tail = "\n"
 
     def _inline_target(self, parent: _Output, top_level: bool, *, spaced: bool = False) -> _Output:
         """Where inline content goes; `spaced` content brings its own leading whitespace."""
@@ -452,12 +444,15 @@ def _pick_image_source(element: HtmlElement) -> str | None:
     return src
 
 
-def _drop_nested(elements: Sequence[HtmlElement]) -> list[HtmlElement]:
-    """Keep only the outermost of the given elements, in their given order."""
+def _drop_nested(elements: Sequence[HtmlElement | str]) -> list[HtmlElement | str]:
+    """Keep only the outermost of the given elements, in their given order (and every text)."""
     chosen = {id(element) for element in elements}
-    kept: list[HtmlElement] = []
+    kept: list[HtmlElement | str] = []
     kept_ids: set[int] = set()
     for element in elements:
+        if isinstance(element, str):
+            kept.append(element)
+            continue
         ancestor = element.getparent()
         while ancestor is not None and id(ancestor) not in chosen:
             ancestor = ancestor.getparent()
@@ -468,11 +463,15 @@ def _drop_nested(elements: Sequence[HtmlElement]) -> list[HtmlElement]:
 
 
 def render_clean_html(
-    elements: Sequence[HtmlElement], *, base_url: str | None = None, outermost: bool = False
+    elements: Sequence[HtmlElement | str],
+    *,
+    base_url: str | None = None,
+    outermost: bool = False,
 ) -> str:
     """Copy content elements into safe, formatted HTML; the input is never modified.
 
-    `outermost` says the caller already knows no element is repeated or inside another.
+    A text among the elements is written as a paragraph holding it. `outermost` says the caller
+    already knows no element is repeated or inside another.
     """
     chosen = list(elements) if outermost else _drop_nested(elements)
     if _compiled_render is not None:
@@ -494,7 +493,7 @@ def render_clean_html(
     return _render_in_python(chosen, base_url)
 
 
-def _render_in_python(elements: Sequence[HtmlElement], base_url: str | None) -> str:
+def _render_in_python(elements: Sequence[HtmlElement | str], base_url: str | None) -> str:
     """The writer in Python: the reference for `_clean_writer.render`, and its fallback."""
     writer = _CleanWriter(base_url)
     for element in elements:

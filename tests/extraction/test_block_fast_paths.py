@@ -194,8 +194,5 @@ def test_html_elements_check_nested_blocks_like_a_scan(html: str, least: int) ->
         for kept in combinations(range(count), size):
             chosen = list(kept)
             paragraphs = {i: document.segments[i].text for i in chosen}
-            found = [
-                element if element.getparent() is not None else element.text
-                for element in _html_elements(document, chosen, paragraphs_by_index=paragraphs)
-            ]
+            found = _html_elements(document, chosen, paragraphs_by_index=paragraphs)
             assert found == _html_elements_by_scanning(document, chosen, paragraphs)

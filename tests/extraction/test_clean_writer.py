@@ -49,7 +49,9 @@ def tricky_element(draw: st.DrawFn, depth: int = 0) -> lxml.html.HtmlElement:
     return element
 
 
-def render_both(elements: list[lxml.html.HtmlElement], base_url: str | None) -> tuple[str, str]:
+def render_both(
+    elements: list[lxml.html.HtmlElement | str], base_url: str | None
+) -> tuple[str, str]:
     """The compiled writer's HTML and the Python writer's, for the same elements."""
     chosen = _drop_nested(elements)
     return render_clean_html(chosen, base_url=base_url, outermost=True), _render_in_python(
@@ -62,9 +64,9 @@ def test_the_compiled_writer_is_built_and_active() -> None:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(tricky_element(), min_size=1, max_size=3))
+@given(st.lists(st.one_of(tricky_element(), tricky_text), min_size=1, max_size=4))
 def test_compiled_writer_equals_python_writer_on_built_trees(
-    elements: list[lxml.html.HtmlElement],
+    elements: list[lxml.html.HtmlElement | str],
 ) -> None:
     compiled, python = render_both(elements, "https://ex.com/a/")
     assert compiled == python
@@ -85,7 +87,7 @@ def test_compiled_writer_equals_python_writer_on_generated_articles(layout: str)
         tree = lxml.html.document_fromstring(page.html)
         body = tree.find("body")
         assert body is not None
-        compiled, python = render_both(list(body), "https://ex.com/")
+        compiled, python = render_both([*body, "A made-up paragraph."], "https://ex.com/")
         assert compiled == python
         assert compiled  # the page's article and chrome are written at all
         assert extract(page.html, title=page.title).html  # and extract's own call writes
@@ -137,3 +139,17 @@ def test_written_html_reads_back_as_the_same_text_and_links() -> None:
     assert link.get("title") == 'say "hi"'
     image = reread.find(".//img")
     assert image is not None and image.get("src") == "https://ex.com/caf%C3%A9.png"
+
+
+@settings(max_examples=200, deadline=None)
+@given(tricky_text, tricky_text)
+def test_a_text_block_is_written_as_a_paragraph_holding_it(before: str, text: str) -> None:
+    text = clean_html._XML_INCOMPATIBLE.sub("", text)
+    paragraph = lxml.html.Element("p")
+    paragraph.text = text
+    lead = lxml.html.fragment_fromstring("<div>lead <b>x</b></div>")
+    lead[0].tail = clean_html._XML_INCOMPATIBLE.sub("", before) or None
+    as_element = render_both([lead, paragraph], None)
+    as_text = render_both([lead, text], None)
+    assert as_text == as_element
+    assert as_text[0] == as_text[1]
