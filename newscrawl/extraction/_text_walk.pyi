@@ -1,12 +1,22 @@
 """Type stub for the compiled per-node loops (_text_walk.pyx)."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 
 import lxml.html
 
 from newscrawl.extraction.document import Document, Segment, TextPiece
 
 BUILT_FOR_LXML: str
+
+class PieceRanges(Mapping[lxml.html.HtmlElement, tuple[int, int]]):
+    """`Document.piece_range` from the compiled walk: the Python walk's dict, as a view."""
+
+    def __init__(
+        self, index_of: dict[lxml.html.HtmlElement, int], starts: list[int], ends: list[int]
+    ) -> None: ...
+    def __getitem__(self, element: lxml.html.HtmlElement) -> tuple[int, int]: ...
+    def __iter__(self) -> Iterator[lxml.html.HtmlElement]: ...
+    def __len__(self) -> int: ...
 
 def index_text(
     document: Document,

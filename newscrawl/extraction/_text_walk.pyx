@@ -7,6 +7,8 @@
 # Only struct fields are read from libxml2 (headers only); every function called is lxml's,
 # resolved at import by `import_lxml__etree`, so nothing links against libxml2 itself.
 
+from collections.abc import Mapping
+
 cimport cython
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
@@ -127,6 +129,62 @@ cdef inline bint _is_href(const_xmlChar* name) noexcept nogil:
 
 
 
+@cython.final
+cdef class PieceRanges:
+    """`Document.piece_range` from the compiled walk: the Python walk's dict, as a view.
+
+    Same keys in the same order, same values; it keeps each element's walk index and reads the
+    range from the node arrays when asked, instead of holding a tuple per text-bearing element
+    (a quarter of the objects a page left to the garbage collector).
+    """
+
+    cdef dict index_of
+    cdef list starts
+    cdef list ends
+
+    def __init__(self, dict index_of, list starts, list ends):
+        self.index_of = index_of
+        self.starts = starts
+        self.ends = ends
+
+    def __getitem__(self, element):
+        cdef Py_ssize_t node = self.index_of[element]
+        return (self.starts[node], self.ends[node])
+
+    def __contains__(self, element):
+        return element in self.index_of
+
+    def __iter__(self):
+        return iter(self.index_of)
+
+    def __len__(self):
+        return len(self.index_of)
+
+    def __eq__(self, other):
+        if not isinstance(other, Mapping):
+            return NotImplemented
+        return dict(self.items()) == dict(other.items())
+
+    def get(self, element, default=None):
+        node = self.index_of.get(element)
+        return default if node is None else (self.starts[node], self.ends[node])
+
+    def keys(self):
+        return self.index_of.keys()
+
+    def values(self):
+        return [(self.starts[node], self.ends[node]) for node in self.index_of.values()]
+
+    def items(self):
+        return [
+            (element, (self.starts[node], self.ends[node]))
+            for element, node in self.index_of.items()
+        ]
+
+
+Mapping.register(PieceRanges)
+
+
 cdef object _open_segment(
     IntStack* block_stack, list node_elements, segment_type, Py_ssize_t index,
     Py_ssize_t first_piece,
@@ -164,7 +222,7 @@ def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
     cdef bint descend
     cdef list pieces = []
     cdef list segments = []
-    cdef dict piece_range = {}
+    cdef dict index_of = {}  # text-bearing element -> walk index, for `PieceRanges`
     cdef list node_elements = []
     cdef list texts
     cdef cetree._Element element
@@ -236,7 +294,7 @@ def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
                 start = starts.items[parent]
                 ends.items[parent] = piece_count
                 if start != piece_count:
-                    piece_range[node_elements[parent]] = (start, piece_count)
+                    index_of[node_elements[parent]] = parent
                 node_stack.size -= 1
                 parent = node_stack.items[node_stack.size]
                 if parent < 0:
@@ -276,11 +334,11 @@ def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
                 segment.text = " ".join(" ".join(texts[first:last]).split())
         document.pieces = pieces
         document.segments = segments
-        document.piece_range = piece_range
         document.node_elements = node_elements
         document.node_parents = [parents.items[index] for index in range(node_count)]
         document.node_starts = [starts.items[index] for index in range(node_count)]
         document.node_ends = [ends.items[index] for index in range(node_count)]
+        document.piece_range = PieceRanges(index_of, document.node_starts, document.node_ends)
         return True
     finally:
         free(parents.items)

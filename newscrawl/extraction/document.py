@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -169,8 +170,9 @@ class Document:
     url: str | None
     pieces: list[TextPiece]
     segments: list[Segment]
-    # Index range of pieces inside each element's subtree, for fast subtree text sums.
-    piece_range: dict[lxml.html.HtmlElement, tuple[int, int]]
+    # Index range of pieces inside each text-bearing element's subtree, for fast subtree text
+    # sums: a dict from the Python walk, a `_text_walk.PieceRanges` view from the compiled one.
+    piece_range: Mapping[lxml.html.HtmlElement, tuple[int, int]]
     # Per walked element, in walk order: the element, its parent's walk index (-1 for the root)
     # and the piece range of its subtree. Lists indexed by position: no dicts keyed by element.
     node_elements: list[lxml.html.HtmlElement] = field(default_factory=list)
@@ -323,7 +325,8 @@ def _index_text(document: Document) -> None:
     block_tags = BLOCK_TAGS
     pieces = document.pieces
     segments = document.segments
-    piece_range = document.piece_range
+    piece_range: dict[lxml.html.HtmlElement, tuple[int, int]] = {}
+    document.piece_range = piece_range
     add_piece = pieces.append
     add_segment = segments.append
     node_elements = document.node_elements

@@ -101,10 +101,22 @@ def assert_same_document(compiled: Document, python: Document) -> None:
             theirs_segment.node,
             theirs_segment.text,
         )
-    # Same keys in the same insertion order, each the same proxy, with the same ranges.
+    # Same keys in the same insertion order, each the same proxy, with the same ranges: the
+    # compiled walk's view answers every Mapping question as the Python walk's dict does.
     assert list(compiled.piece_range.values()) == list(python.piece_range.values())
     for mine_key, theirs_key in zip(compiled.piece_range, python.piece_range, strict=True):
         assert mine_key is theirs_key
+    assert compiled.piece_range == python.piece_range
+    assert len(compiled.piece_range) == len(python.piece_range)
+    assert compiled.piece_range.items() == list(python.piece_range.items())
+    for element in python.node_elements:
+        assert (element in compiled.piece_range) is (element in python.piece_range)
+        assert compiled.piece_range.get(element, (0, 0)) == python.piece_range.get(element, (0, 0))
+        if element in python.piece_range:
+            assert compiled.piece_range[element] == python.piece_range[element]
+        else:
+            with pytest.raises(KeyError):
+                compiled.piece_range[element]
     assert len(compiled.node_elements) == len(python.node_elements)
     for mine_element, theirs_element in zip(
         compiled.node_elements, python.node_elements, strict=True
