@@ -24,3 +24,6 @@ def body_text_sample(
     root: lxml.html.HtmlElement, no_text_tags: frozenset[str], limit: int
 ) -> str | None:
     """`language._read_body_text(root)`, from one C walk; None if it cannot."""
+
+def meta_contents(metas: list[lxml.html.HtmlElement]) -> dict[str, list[str]]:
+    """`metadata.read_meta_tags` over the page's `<meta>` elements."""

@@ -3,7 +3,8 @@
 
 # `scan_elements` finds in one pass what `metadata` otherwise gets from `index_tags`, the
 # author-attribute and publish-date XPaths and the byline loop over `_BYLINE_TAGS`;
-# `body_text_sample` is `language._read_body_text_python`.
+# `body_text_sample` is `language._read_body_text_python`, `meta_contents` is
+# `metadata._read_meta_tags_python`.
 # Like `_text_walk`, it only reads struct fields and calls lxml's public C API (resolved at
 # import), so the element proxies it returns are the ones the Python searches return.
 
@@ -286,6 +287,39 @@ def scan_elements(root, tuple indexed_tags, tuple byline_tags, tuple byline_mark
                 return None
         c_node = c_node.next
     return dict(zip(indexed_tags, found_tags)), authors, dates, bylines
+
+
+def meta_contents(list metas):
+    """`metadata.read_meta_tags` over the page's `<meta>` elements: each lower-cased name,
+    property, itemprop and http-equiv mapped to the non-blank contents, in document order."""
+    # `element.get(name)` is `attributeValueFromNsName(c_node, NULL, name)` for a name
+    # without a namespace: the values are the ones the Python loop reads, without its calls.
+    cdef dict found = {}
+    cdef cetree._Element meta
+    cdef xmlNode* c_node
+    for item in metas:
+        meta = require_element(item)
+        c_node = meta._c_node
+        content = cetree.attributeValueFromNsName(c_node, NULL, <const_xmlChar*>"content")
+        if content is None:
+            continue
+        content = content.strip()
+        if not content:
+            continue
+        for name in (
+            cetree.attributeValueFromNsName(c_node, NULL, <const_xmlChar*>"property"),
+            cetree.attributeValueFromNsName(c_node, NULL, <const_xmlChar*>"name"),
+            cetree.attributeValueFromNsName(c_node, NULL, <const_xmlChar*>"itemprop"),
+            cetree.attributeValueFromNsName(c_node, NULL, <const_xmlChar*>"http-equiv"),
+        ):
+            if name:
+                key = name.strip().lower()
+                values = found.get(key)
+                if values is None:
+                    found[key] = [content]
+                else:
+                    values.append(content)
+    return found
 
 
 

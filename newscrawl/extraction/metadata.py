@@ -27,9 +27,11 @@ from newscrawl.extraction.language import detect_language
 
 try:
     # The compiled scan (built by `pip install`, see setup.py): the same elements, one walk.
+    from newscrawl.extraction._metadata_scan import meta_contents as _compiled_meta_contents
     from newscrawl.extraction._metadata_scan import scan_elements as _compiled_scan
 except ImportError:  # not built, or built for another lxml: the searches below do the same job
     _compiled_scan = None  # type: ignore[assignment]
+    _compiled_meta_contents = None  # type: ignore[assignment]
 # Whether extract_metadata finds its elements with the compiled scan.
 COMPILED_SCAN: bool = _compiled_scan is not None
 
@@ -317,8 +319,16 @@ def index_tags(root: HtmlElement) -> TagIndex:
 
 def read_meta_tags(root: HtmlElement, *, tags: TagIndex | None = None) -> dict[str, list[str]]:
     """Map each lower-cased meta name/property/itemprop to its non-empty contents, in order."""
+    elements = list(root.iter("meta")) if tags is None else tags["meta"]
+    if _compiled_meta_contents is not None:
+        return _compiled_meta_contents(elements)
+    return _read_meta_tags_python(elements)
+
+
+def _read_meta_tags_python(elements: list[HtmlElement]) -> dict[str, list[str]]:
+    """`read_meta_tags`' loop in Python: the reference for `_metadata_scan.meta_contents`."""
     metas: dict[str, list[str]] = {}
-    for meta in root.iter("meta") if tags is None else tags["meta"]:
+    for meta in elements:
         # Byte names: lxml need not encode them on every call.
         content = meta.get(b"content")
         if content is None or not content.strip():

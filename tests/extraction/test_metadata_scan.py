@@ -330,3 +330,43 @@ def test_very_deep_trees_scan_alike() -> None:
         parent.text = f"level {depth}"
     assert_same_scan(root)
     assert_same_body_text(root)
+
+
+meta_values = st.text(alphabet=st.sampled_from(list(" \tOg:TiTlE İé\xa0x")), max_size=8)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["property", "name", "itemprop", "http-equiv", "content", "other"]),
+            meta_values,
+        ),
+        max_size=5,
+    ),
+    st.integers(min_value=1, max_value=4),
+)
+def test_compiled_meta_contents_equal_the_python_loop(
+    attributes: list[tuple[str, str]], copies: int
+) -> None:
+    head = "".join(
+        "<meta " + " ".join(f'{name}="{value}"' for name, value in attributes[i:]) + ">"
+        for i in range(min(copies, len(attributes) + 1))
+    )
+    root = lxml.html.document_fromstring(f"<html><head>{head}</head><body>x</body></html>")
+    elements = list(root.iter("meta"))
+    compiled = metadata.read_meta_tags(root, tags={"meta": elements})
+    assert compiled == metadata._read_meta_tags_python(elements)
+    assert list(compiled) == list(metadata._read_meta_tags_python(elements))  # same order
+
+
+def test_meta_contents_are_read_by_lower_cased_key_in_document_order() -> None:
+    root = lxml.html.document_fromstring(
+        '<html><head><meta property=" OG:Title " content=" First "><meta name=og:title '
+        'content=Second><meta name=empty content="  "><meta content=nameless>'
+        '<meta http-equiv=Content-Language content=fr></head><body></body></html>'
+    )
+    assert metadata._compiled_meta_contents is not None
+    assert metadata.read_meta_tags(root) == {
+        "og:title": ["First", "Second"],
+        "content-language": ["fr"],
+    }
