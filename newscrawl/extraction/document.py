@@ -206,8 +206,7 @@ def normalise_space(text: str) -> str:
 
 def _decode_undeclared_utf8(html: bytes) -> str | bytes:
     """Decode UTF-8 pages that declare no charset: libxml2 would read them as Latin-1."""
-    # ASCII reads the same in every encoding libxml2 may guess.
-    if html.isascii() or html.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
+    if html.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
         return html
     head = html[:_DECLARATION_WINDOW].lower()
     if (b"charset" in head or b"encoding" in head) and _CHARSET_DECLARATION.search(head):

@@ -153,3 +153,13 @@ def test_page_bytes_are_decoded_by_declaration_else_as_utf8(
         html = html.replace("é", "&eacute;").replace("è", "&#232;")
     texts = [segment.text for segment in parse_document(html.encode(encoding)).segments]
     assert any(expected in text for text in texts)
+
+
+def test_a_late_charset_declaration_in_an_ascii_page_is_not_obeyed() -> None:
+    # Beyond the window that is searched for a declaration, an undeclared page is read as
+    # UTF-8 text: a stray utf-16 declaration further down must not garble what came before.
+    html = (
+        "<html><head><script>" + "x" * 40_000 + '</script><meta charset="utf-16"></head>'
+        "<body><p>Hello world</p></body></html>"
+    ).encode("ascii")
+    assert [segment.text for segment in parse_document(html).segments] == ["Hello world"]
