@@ -314,7 +314,7 @@ def render(
     writer.text_containers = text_containers
     for element in elements:
         if isinstance(element, str):
-            writer.write_paragraph(element)
+            writer.write_paragraph(str(element))  # an exact str: lxml's text results subclass it
         else:
             writer.write(require_element(element))
     for child in writer.root.children:

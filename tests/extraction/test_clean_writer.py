@@ -153,3 +153,10 @@ def test_a_text_block_is_written_as_a_paragraph_holding_it(before: str, text: st
     as_text = render_both([lead, text], None)
     assert as_text == as_element
     assert as_text[0] == as_text[1]
+
+
+def test_text_blocks_may_be_str_subclasses() -> None:
+    # lxml's text results (`_ElementUnicodeResult`) are str subclasses: written like any text.
+    text = lxml.html.fromstring("<div><p>Fish  &amp; chips</p></div>").xpath("//p/text()")[0]
+    assert type(text) is not str
+    assert render_both([text], None) == ("<p>Fish &amp; chips</p>", "<p>Fish &amp; chips</p>")
