@@ -27,6 +27,9 @@ def index_text(
 ) -> bool:
     """Fill `document` as `document._index_text` does; False (document untouched) if it cannot."""
 
+def joined_text(texts: list[str], first: int, last: int) -> str:
+    """`" ".join(" ".join(texts[first:last]).split())`: a segment's text from its pieces."""
+
 def ancestor_flags(
     elements: list[lxml.html.HtmlElement],
     parents: list[int],

@@ -10,6 +10,15 @@
 from collections.abc import Mapping
 
 cimport cython
+from cpython.unicode cimport (
+    Py_UNICODE_ISSPACE,
+    PyUnicode_1BYTE_KIND,
+    PyUnicode_4BYTE_KIND,
+    PyUnicode_DATA,
+    PyUnicode_GET_LENGTH,
+    PyUnicode_KIND,
+    PyUnicode_READ,
+)
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
 
@@ -18,11 +27,17 @@ from lxml.includes cimport tree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
 from newscrawl.extraction._libxml_nodes cimport (
     check_lxml_major,
+    is_ascii_space,
     require_element,
     first_walked_child,
     next_walked_sibling,
     text_run_state,
 )
+
+
+cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object text)
+    object PyUnicode_FromKindAndData(int kind, const void* data, Py_ssize_t size)
 
 cetree.import_lxml__etree()
 
@@ -325,13 +340,7 @@ def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
             segments.append(current)
         texts = [piece.text for piece in pieces]
         for segment in segments:
-            # str.split() and the `\s+` pattern agree on what whitespace is; split is faster.
-            first = segment.first_piece
-            last = segment.last_piece
-            if last - first == 1:
-                segment.text = " ".join(texts[first].split())
-            else:
-                segment.text = " ".join(" ".join(texts[first:last]).split())
+            segment.text = _joined_text(texts, segment.first_piece, segment.last_piece)
         document.pieces = pieces
         document.segments = segments
         document.node_elements = node_elements
@@ -347,6 +356,89 @@ def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
         free(node_stack.items)
         free(block_stack.items)
         free(link_stack.items)
+
+
+def joined_text(list texts, Py_ssize_t first, Py_ssize_t last):
+    """`" ".join(" ".join(texts[first:last]).split())`: a segment's text from its pieces."""
+    if not 0 <= first <= last <= len(texts):
+        raise IndexError("piece range out of bounds")
+    return _joined_text(texts, first, last)
+
+
+cdef str _joined_text(list texts, Py_ssize_t first, Py_ssize_t last):
+    """`joined_text`, written once into a buffer instead of a string per word.
+
+    Whitespace is what `str.split()` splits on (`Py_UNICODE_ISSPACE`); pieces are joined by a
+    space, so a piece boundary is whitespace too.
+    """
+    cdef Py_ssize_t capacity = 0
+    cdef Py_ssize_t index
+    cdef Py_ssize_t position
+    cdef Py_ssize_t length
+    cdef Py_ssize_t size = 0
+    cdef bint ascii = True
+    cdef bint pending = False
+    cdef int kind
+    cdef const void* data
+    cdef const unsigned char* narrow_in
+    cdef unsigned char* narrow = NULL
+    cdef Py_UCS4* wide = NULL
+    cdef Py_UCS4 ch
+    cdef str text
+    for index in range(first, last):
+        text = texts[index]
+        if text is None:
+            raise TypeError("piece texts must be str, not None")
+        # Every piece but the first may bring one joining space.
+        capacity += PyUnicode_GET_LENGTH(text) + 1
+        ascii = ascii and PyUnicode_IS_ASCII(text)
+    try:
+        if ascii:
+            # Most blocks: one byte per character in and out, no Unicode database.
+            narrow = <unsigned char*>malloc(capacity + 1)
+            if narrow is NULL:
+                raise MemoryError()
+            for index in range(first, last):
+                text = texts[index]
+                narrow_in = <const unsigned char*>PyUnicode_DATA(text)
+                length = PyUnicode_GET_LENGTH(text)
+                for position in range(length):
+                    if is_ascii_space(narrow_in[position]):
+                        pending = size > 0
+                        continue
+                    if pending:
+                        narrow[size] = 32
+                        size += 1
+                        pending = False
+                    narrow[size] = narrow_in[position]
+                    size += 1
+                pending = size > 0
+            return PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, narrow, size)
+        # Written as UCS-4; the new string takes the narrowest storage its characters allow.
+        wide = <Py_UCS4*>malloc((capacity + 1) * sizeof(Py_UCS4))
+        if wide is NULL:
+            raise MemoryError()
+        for index in range(first, last):
+            text = texts[index]
+            kind = PyUnicode_KIND(text)
+            data = PyUnicode_DATA(text)
+            length = PyUnicode_GET_LENGTH(text)
+            for position in range(length):
+                ch = PyUnicode_READ(kind, data, position)
+                if Py_UNICODE_ISSPACE(ch):
+                    pending = size > 0
+                    continue
+                if pending:
+                    wide[size] = 32
+                    size += 1
+                    pending = False
+                wide[size] = ch
+                size += 1
+            pending = size > 0
+        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, wide, size)
+    finally:
+        free(narrow)
+        free(wide)
 
 
 @cython.boundscheck(True)

@@ -6,6 +6,7 @@ import lxml.etree
 import lxml.html
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from newscrawl.extraction import block_features
 from newscrawl.extraction import document as document_module
@@ -241,3 +242,59 @@ def test_compiled_ancestor_flags_reject_what_the_python_climb_rejects() -> None:
 @given(html_pages)
 def test_compiled_ancestor_flags_equal_the_python_climb_on_generated_pages(html: str) -> None:
     assert_same_ancestor_flags(parse_document(html))
+
+
+# Every character `str.split()` splits on, and a few that look like space but are not.
+_SPACES = "".join(chr(code) for code in range(0x3001) if chr(code).isspace())
+piece_texts = st.lists(
+    st.text(
+        alphabet=st.one_of(
+            st.sampled_from(_SPACES + "\u200b\ufeff\u00ad"),
+            st.characters(exclude_categories=["Cs"]),
+            st.sampled_from("ab 1"),
+        ),
+        max_size=30,
+    ),
+    max_size=6,
+)
+
+
+@PROPERTY_SETTINGS
+@given(piece_texts, st.data())
+def test_joined_text_joins_and_splits_as_python_does(texts: list[str], data: st.DataObject) -> None:
+    from newscrawl.extraction._text_walk import joined_text
+
+    first = data.draw(st.integers(0, len(texts)))
+    last = data.draw(st.integers(first, len(texts)))
+    joined = joined_text(texts, first, last)
+    expected = " ".join(" ".join(texts[first:last]).split())
+    # Equal strings in the same (narrowest) storage: `is str` and `==` hold for both widths.
+    assert type(joined) is str and joined == expected
+    assert joined.isascii() == expected.isascii()
+
+
+@pytest.mark.parametrize(
+    ("texts", "expected"),
+    [
+        (["a", "b"], "a b"),  # a piece boundary is a space
+        ([" a\u00a0\u2028", "\u3000", "b\x1f "], "a b"),
+        (["\u00e9t\u00e9", " x"], "\u00e9t\u00e9 x"),
+        (["\u4e2d\u3000", "\U0001f600"], "\u4e2d \U0001f600"),
+        (["  ", "\t"], ""),
+    ],
+)
+def test_joined_text_examples(texts: list[str], expected: str) -> None:
+    from newscrawl.extraction._text_walk import joined_text
+
+    assert joined_text(texts, 0, len(texts)) == expected
+
+
+def test_joined_text_refuses_what_python_refuses() -> None:
+    from newscrawl.extraction._text_walk import joined_text
+
+    with pytest.raises(TypeError):
+        joined_text(["a", None], 0, 2)  # type: ignore[list-item]
+    with pytest.raises(TypeError):
+        joined_text(["a", b"b"], 0, 2)  # type: ignore[list-item]
+    with pytest.raises(IndexError):
+        joined_text(["a"], 0, 2)
