@@ -20,7 +20,8 @@ from cpython.unicode cimport (
     PyUnicode_READ,
 )
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memset
+from libc.stdint cimport uint64_t
+from libc.string cimport memcmp, memset, strcmp, strlen
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
@@ -37,6 +38,7 @@ from newscrawl.extraction._libxml_nodes cimport (
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object text)
+    object PyUnicode_DecodeUTF8(const char* data, Py_ssize_t size, const char* errors)
     object PyUnicode_FromKindAndData(int kind, const void* data, Py_ssize_t size)
 
 cetree.import_lxml__etree()
@@ -441,6 +443,124 @@ cdef str _joined_text(list texts, Py_ssize_t first, Py_ssize_t last):
         free(wide)
 
 
+cdef struct MarkerEntry:
+    const unsigned char* value  # NULL: an empty slot
+    size_t length
+    uint64_t hash
+    long flags
+
+
+cdef struct MarkerMemo:
+    # `marker_flags` of each distinct class or id value met, keyed by its bytes in the tree:
+    # values repeat within a page, and reading them in place makes no string per element.
+    MarkerEntry* entries
+    size_t mask  # slot count - 1 (a power of two, kept at least twice the entries)
+    size_t size
+
+
+cdef int _grow_memo(MarkerMemo* memo) except -1:
+    """Double the table (or make the first one), rehashing its entries."""
+    cdef size_t capacity = (memo.mask + 1) * 2 if memo.entries is not NULL else 64
+    cdef MarkerEntry* entries = <MarkerEntry*>malloc(capacity * sizeof(MarkerEntry))
+    cdef size_t index
+    cdef size_t slot
+    if entries is NULL:
+        raise MemoryError()
+    memset(entries, 0, capacity * sizeof(MarkerEntry))
+    if memo.entries is not NULL:
+        for index in range(memo.mask + 1):
+            if memo.entries[index].value is not NULL:
+                slot = memo.entries[index].hash & (capacity - 1)
+                while entries[slot].value is not NULL:
+                    slot = (slot + 1) & (capacity - 1)
+                entries[slot] = memo.entries[index]
+        free(memo.entries)
+    memo.entries = entries
+    memo.mask = capacity - 1
+    return 0
+
+
+cdef inline uint64_t _fnv1a(const unsigned char* value, size_t length) noexcept nogil:
+    """FNV-1a of the bytes: a memo key, never stored beyond the call."""
+    cdef uint64_t hash = 14695981039346656037ULL
+    cdef size_t index
+    for index in range(length):
+        hash = (hash ^ value[index]) * 1099511628211ULL
+    return hash
+
+
+cdef long _value_bits(
+    const unsigned char* value, MarkerMemo* memo, marker_flags
+) except? -1:
+    """`marker_flags` of a UTF-8 attribute value, looked up in the memo first."""
+    cdef size_t length = strlen(<const char*>value)
+    cdef uint64_t hash
+    cdef size_t slot
+    cdef MarkerEntry* entry
+    if length == 0:
+        return 0  # the Python climb skips empty values
+    hash = _fnv1a(value, length)
+    slot = hash & memo.mask
+    while memo.entries[slot].value is not NULL:
+        entry = &memo.entries[slot]
+        if entry.hash == hash and entry.length == length and memcmp(entry.value, value, length) == 0:
+            return entry.flags
+        slot = (slot + 1) & memo.mask
+    flags = marker_flags(PyUnicode_DecodeUTF8(<const char*>value, length, NULL))
+    if (memo.size + 1) * 2 > memo.mask + 1:
+        _grow_memo(memo)
+        slot = hash & memo.mask
+        while memo.entries[slot].value is not NULL:
+            slot = (slot + 1) & memo.mask
+    entry = &memo.entries[slot]
+    entry.value = value
+    entry.length = length
+    entry.hash = hash
+    entry.flags = flags
+    memo.size += 1
+    return entry.flags
+
+
+cdef inline bint _declares_attributes(tree.xmlDoc* c_doc) noexcept nogil:
+    """Whether the document's DTDs declare attributes, whose defaults `element.get` reports."""
+    return (
+        (c_doc.intSubset is not NULL and c_doc.intSubset.attributes is not NULL)
+        or (c_doc.extSubset is not NULL and c_doc.extSubset.attributes is not NULL)
+    )
+
+
+cdef long _marker_bits(
+    xmlNode* c_node, const char* name, bint in_place, MarkerMemo* memo, dict value_flags,
+    marker_flags,
+) except? -1:
+    """`marker_flags(element.get(name))` memoised, 0 for an absent or empty value."""
+    cdef xmlAttr* attribute
+    cdef xmlNode* child
+    if in_place:
+        attribute = c_node.properties
+        while attribute is not NULL:
+            if attribute.ns is NULL and strcmp(<const char*>attribute.name, name) == 0:
+                child = attribute.children
+                if child is NULL:
+                    return 0  # `<p class>`: the value is ""
+                if (
+                    child.next is NULL and child.type == tree.XML_TEXT_NODE
+                    and child.content is not NULL
+                ):
+                    return _value_bits(<const unsigned char*>child.content, memo, marker_flags)
+                break  # a value of several nodes (entities): lxml joins them
+            attribute = attribute.next
+        else:
+            return 0  # absent, and no DTD could supply a default
+    marker = cetree.attributeValueFromNsName(c_node, NULL, <const_xmlChar*>name)
+    if not marker:
+        return 0
+    bits = value_flags.get(marker)
+    if bits is None:
+        bits = value_flags[marker] = marker_flags(marker)
+    return bits
+
+
 @cython.boundscheck(True)
 def ancestor_flags(list elements, list parents, list nodes, dict tag_flags, marker_flags):
     """`block_features._ancestor_flags` over a Document's `node_elements` and `node_parents`."""
@@ -455,10 +575,14 @@ def ancestor_flags(list elements, list parents, list nodes, dict tag_flags, mark
     cdef xmlNode* c_node
     cdef cetree._Element element
     cdef TagTable table
+    cdef MarkerMemo memo
     cdef dict value_flags = {}
     cdef list found = []
+    cdef bint in_place
     memset(&table, 0, sizeof(TagTable))
+    memset(&memo, 0, sizeof(MarkerMemo))
     try:
+        _grow_memo(&memo)
         known = <long*>malloc(max(count, 1) * sizeof(long))
         chain = <Py_ssize_t*>malloc(max(count, 1) * sizeof(Py_ssize_t))
         if known is NULL or chain is NULL:
@@ -481,27 +605,18 @@ def ancestor_flags(list elements, list parents, list nodes, dict tag_flags, mark
                 step = chain[chain_size]
                 element = elements[step]
                 c_node = element._c_node
+                # Without attribute declarations, an attribute absent from the node is absent.
+                in_place = c_node.doc is not NULL and not _declares_attributes(c_node.doc)
                 flags = inherited | _tag_value(c_node, &table, tag_flags)
-                marker = cetree.attributeValueFromNsName(c_node, NULL, <const_xmlChar*>"class")
-                if marker:
-                    flags |= _marker_bits(marker, value_flags, marker_flags)
-                marker = cetree.attributeValueFromNsName(c_node, NULL, <const_xmlChar*>"id")
-                if marker:
-                    flags |= _marker_bits(marker, value_flags, marker_flags)
+                flags |= _marker_bits(c_node, "class", in_place, &memo, value_flags, marker_flags)
+                flags |= _marker_bits(c_node, "id", in_place, &memo, value_flags, marker_flags)
                 known[step] = inherited = flags
             found.append(inherited)
         return found
     finally:
         free(known)
         free(chain)
-
-
-cdef inline long _marker_bits(marker, dict value_flags, marker_flags) except? -1:
-    """`marker_flags(marker)`, memoised: raw class and id values repeat within a page."""
-    bits = value_flags.get(marker)
-    if bits is None:
-        bits = value_flags[marker] = marker_flags(marker)
-    return bits
+        free(memo.entries)
 
 
 cdef inline long _known(long* known, Py_ssize_t count, Py_ssize_t node) except? -2:

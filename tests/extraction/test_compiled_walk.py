@@ -298,3 +298,25 @@ def test_joined_text_refuses_what_python_refuses() -> None:
         joined_text(["a", b"b"], 0, 2)  # type: ignore[list-item]
     with pytest.raises(IndexError):
         joined_text(["a"], 0, 2)
+
+
+def test_compiled_ancestor_flags_read_dtd_defaults_and_entity_values_as_lxml_does() -> None:
+    # The compiled climb reads class and id in place, unless a DTD may supply a default or a
+    # value is more than one text node: then it asks lxml, as the Python climb does.
+    parser = lxml.etree.XMLParser(resolve_entities=False, attribute_defaults=False)
+    xml = (
+        b'<!DOCTYPE html [<!ATTLIST p class CDATA "sidebar"><!ENTITY e "sto">]>'
+        b'<html><body><div class="&e;ry"><p>default class</p></div>'
+        b'<div id="story"><p class="">empty</p><p class="story">own</p></div></body></html>'
+    )
+    root = lxml.etree.fromstring(xml, parser)
+    assert root.find("body/div/p").get("class") == "sidebar"  # the DTD's default
+    document = Document(tree=root, url=None, pieces=[], segments=[], piece_range={})
+    document_module._index_text(document)
+    assert_same_ancestor_flags(document)
+    # Without the DTD the same tree reads the attributes in place.
+    html_root = lxml.html.document_fromstring(
+        '<div class="nav"><p>no default</p></div><div id="story"><p class="story">x</p></div>'
+        '<p class="story">again</p><p id="nav">repeated</p>'
+    )
+    assert_same_ancestor_flags(parse_document(lxml.html.tostring(html_root)))
