@@ -4,9 +4,39 @@ from collections.abc import Callable, Iterator, Mapping
 
 import lxml.html
 
-from newscrawl.extraction.document import Document, Segment, TextPiece
+from newscrawl.extraction.document import Document
 
 BUILT_FOR_LXML: str
+
+class TextPiece:
+    """`document.TextPiece` compiled: made without a Python call, untraced by the collector."""
+
+    text: str
+    element: lxml.html.HtmlElement
+    in_link: bool
+    segment: int
+    def __init__(
+        self, text: str, element: lxml.html.HtmlElement, in_link: bool, segment: int
+    ) -> None: ...
+
+class Segment:
+    """`document.Segment` compiled: made and collected as `TextPiece` is."""
+
+    index: int
+    block: lxml.html.HtmlElement
+    first_piece: int
+    last_piece: int
+    node: int
+    text: str
+    def __init__(
+        self,
+        index: int,
+        block: lxml.html.HtmlElement,
+        first_piece: int,
+        last_piece: int,
+        node: int,
+        text: str = "",
+    ) -> None: ...
 
 class PieceRanges(Mapping[lxml.html.HtmlElement, tuple[int, int]]):
     """`Document.piece_range` from the compiled walk: the Python walk's dict, as a view."""
@@ -19,11 +49,7 @@ class PieceRanges(Mapping[lxml.html.HtmlElement, tuple[int, int]]):
     def __len__(self) -> int: ...
 
 def index_text(
-    document: Document,
-    skipped_tags: frozenset[str],
-    block_tags: frozenset[str],
-    piece_type: type[TextPiece],
-    segment_type: type[Segment],
+    document: Document, skipped_tags: frozenset[str], block_tags: frozenset[str]
 ) -> bool:
     """Fill `document` as `document._index_text` does; False (document untouched) if it cannot."""
 

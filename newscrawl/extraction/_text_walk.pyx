@@ -202,18 +202,92 @@ cdef class PieceRanges:
 Mapping.register(PieceRanges)
 
 
-cdef object _open_segment(
-    IntStack* block_stack, list node_elements, segment_type, Py_ssize_t index,
-    Py_ssize_t first_piece,
+@cython.no_gc
+@cython.final
+cdef class TextPiece:
+    """`document.TextPiece` compiled: one run of visible text, the element whose own text it is.
+
+    Made by the walk without a Python call, and left out of the garbage collector's passes:
+    its fields are a string, an lxml element and numbers, which never lead back to a piece.
+    """
+
+    cdef public str text
+    cdef public object element
+    cdef public bint in_link
+    cdef public Py_ssize_t segment
+
+    def __init__(self, str text, element, bint in_link, Py_ssize_t segment):
+        self.text = text
+        self.element = element
+        self.in_link = in_link
+        self.segment = segment
+
+    def __repr__(self):
+        return (
+            f"TextPiece(text={self.text!r}, element={self.element!r}, "
+            f"in_link={self.in_link!r}, segment={self.segment!r})"
+        )
+
+
+@cython.no_gc
+@cython.final
+cdef class Segment:
+    """`document.Segment` compiled: a text block, made and collected as `TextPiece` is."""
+
+    cdef public Py_ssize_t index
+    cdef public object block
+    cdef public Py_ssize_t first_piece
+    cdef public Py_ssize_t last_piece
+    cdef public Py_ssize_t node
+    cdef public str text
+
+    def __init__(
+        self, Py_ssize_t index, block, Py_ssize_t first_piece, Py_ssize_t last_piece,
+        Py_ssize_t node, str text="",
+    ):
+        self.index = index
+        self.block = block
+        self.first_piece = first_piece
+        self.last_piece = last_piece
+        self.node = node
+        self.text = text
+
+    def __repr__(self):
+        return (
+            f"Segment(index={self.index!r}, block={self.block!r}, "
+            f"first_piece={self.first_piece!r}, last_piece={self.last_piece!r}, "
+            f"node={self.node!r}, text={self.text!r})"
+        )
+
+
+cdef inline TextPiece _new_piece(str text, element, bint in_link, Py_ssize_t segment):
+    """`TextPiece(text, element, in_link, segment)`, without the Python call."""
+    cdef TextPiece piece = TextPiece.__new__(TextPiece)
+    piece.text = text
+    piece.element = element
+    piece.in_link = in_link
+    piece.segment = segment
+    return piece
+
+
+cdef Segment _open_segment(
+    IntStack* block_stack, list node_elements, Py_ssize_t index, Py_ssize_t first_piece
 ):
     """A new segment of the innermost open block, starting at `first_piece`."""
     if block_stack.size == 0:
         raise IndexError("pop from empty list")
     cdef Py_ssize_t block_node = block_stack.items[block_stack.size - 1]
-    return segment_type(index, node_elements[block_node], first_piece, 0, block_node)
+    cdef Segment segment = Segment.__new__(Segment)
+    segment.index = index
+    segment.block = node_elements[block_node]
+    segment.first_piece = first_piece
+    segment.last_piece = 0
+    segment.node = block_node
+    segment.text = ""
+    return segment
 
 
-def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
+def index_text(document, skipped_tags, block_tags):
     """Fill `document` as `_index_text` does; False (document untouched) when it cannot."""
     # Like iterwalk it passes over comments and processing instructions (their tails are not
     # text to it either). It declines trees holding entity references, which iterwalk yields
@@ -243,7 +317,7 @@ def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
     cdef list node_elements = []
     cdef list texts
     cdef cetree._Element element
-    current = None
+    cdef Segment current = None
     memset(&table, 0, sizeof(TagTable))
     cdef dict kinds = _tag_kinds(skipped_tags, block_tags)
     memset(&parents, 0, sizeof(IntStack))
@@ -283,11 +357,10 @@ def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
                     if state == 1 or _visible(text):
                         if current is None:
                             current = _open_segment(
-                                &block_stack, node_elements, segment_type, segment_count,
-                                piece_count,
+                                &block_stack, node_elements, segment_count, piece_count
                             )
                         pieces.append(
-                            piece_type(text, element, link_stack.size > 0, current.index)
+                            _new_piece(text, element, link_stack.size > 0, current.index)
                         )
                         piece_count += 1
             c_child = first_walked_child(c_node) if descend else NULL
@@ -322,11 +395,10 @@ def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
                     if state == 1 or _visible(text):
                         if current is None:
                             current = _open_segment(
-                                &block_stack, node_elements, segment_type, segment_count,
-                                piece_count,
+                                &block_stack, node_elements, segment_count, piece_count
                             )
                         pieces.append(
-                            piece_type(
+                            _new_piece(
                                 text, node_elements[parent], link_stack.size > 0, current.index
                             )
                         )
@@ -340,9 +412,11 @@ def index_text(document, skipped_tags, block_tags, piece_type, segment_type):
         if current is not None:
             current.last_piece = piece_count
             segments.append(current)
-        texts = [piece.text for piece in pieces]
-        for segment in segments:
-            segment.text = _joined_text(texts, segment.first_piece, segment.last_piece)
+        texts = [(<TextPiece>piece).text for piece in pieces]
+        for finished in segments:
+            (<Segment>finished).text = _joined_text(
+                texts, (<Segment>finished).first_piece, (<Segment>finished).last_piece
+            )
         document.pieces = pieces
         document.segments = segments
         document.node_elements = node_elements

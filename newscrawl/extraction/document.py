@@ -12,8 +12,10 @@ import lxml.html
 
 try:
     # The compiled walk (built by `pip install`, see setup.py): the same Document, faster.
+    from newscrawl.extraction import _text_walk as _compiled_walk
     from newscrawl.extraction._text_walk import index_text as _compiled_index_text
 except ImportError:  # not built, or built for another lxml: `_index_text` does the same job
+    _compiled_walk = None  # type: ignore[assignment]
     _compiled_index_text = None  # type: ignore[assignment]
 # Whether parse_document uses the compiled walk rather than `_index_text`.
 COMPILED_WALK: bool = _compiled_index_text is not None
@@ -160,6 +162,13 @@ class Segment:
     last_piece: int  # exclusive
     node: int  # walk index of `block` (see `Document.node_elements`)
     text: str = ""
+
+
+if _compiled_walk is not None:
+    # The compiled walk's own types, with the same fields: it makes them without a Python call,
+    # and the garbage collector does not trace them (they never lead back to themselves).
+    TextPiece = _compiled_walk.TextPiece  # type: ignore[misc,assignment]
+    Segment = _compiled_walk.Segment  # type: ignore[misc,assignment]
 
 
 @dataclass(eq=False)
@@ -309,7 +318,7 @@ def parse_document(html: str | bytes, *, url: str | None = None) -> Document:
     """Parse a page and index its visible text into pieces and blocks."""
     document = Document(tree=parse_tree(html), url=url, pieces=[], segments=[], piece_range={})
     if _compiled_index_text is None or not _compiled_index_text(
-        document, SKIPPED_TAGS, BLOCK_TAGS, TextPiece, Segment
+        document, SKIPPED_TAGS, BLOCK_TAGS
     ):
         _index_text(document)
     return document

@@ -21,8 +21,6 @@ from newscrawl.extraction.document import (
     BLOCK_TAGS,
     SKIPPED_TAGS,
     Document,
-    Segment,
-    TextPiece,
 )
 from newscrawl.extraction.static_noise import _URL_NAMES
 
@@ -70,4 +68,4 @@ def test_a_missing_element_raises_type_error(call: Any, arguments: tuple[Any, ..
 def test_index_text_refuses_a_document_without_a_tree() -> None:
     document = Document(tree=None, url=None, pieces=[], segments=[], piece_range={})  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        index_text(document, SKIPPED_TAGS, BLOCK_TAGS, TextPiece, Segment)
+        index_text(document, SKIPPED_TAGS, BLOCK_TAGS)

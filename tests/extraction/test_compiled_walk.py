@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import lxml.etree
 import lxml.html
 import pytest
@@ -15,8 +17,6 @@ from newscrawl.extraction.document import (
     BLOCK_TAGS,
     SKIPPED_TAGS,
     Document,
-    Segment,
-    TextPiece,
     parse_document,
     parse_tree,
 )
@@ -73,7 +73,7 @@ def walk_both(tree: lxml.html.HtmlElement) -> tuple[bool, Document, Document]:
 
     compiled = Document(tree=tree, url=None, pieces=[], segments=[], piece_range={})
     python = Document(tree=tree, url=None, pieces=[], segments=[], piece_range={})
-    done = index_text(compiled, SKIPPED_TAGS, BLOCK_TAGS, TextPiece, Segment)
+    done = index_text(compiled, SKIPPED_TAGS, BLOCK_TAGS)
     document_module._index_text(python)
     return done, compiled, python
 
@@ -320,3 +320,43 @@ def test_compiled_ancestor_flags_read_dtd_defaults_and_entity_values_as_lxml_doe
         '<p class="story">again</p><p id="nav">repeated</p>'
     )
     assert_same_ancestor_flags(parse_document(lxml.html.tostring(html_root)))
+
+
+def test_the_walk_makes_the_compiled_piece_and_segment_types() -> None:
+    from newscrawl.extraction import _text_walk
+
+    assert document_module.TextPiece is _text_walk.TextPiece
+    assert document_module.Segment is _text_walk.Segment
+    document = parse_document("<p>one <a href=/x>two</a></p><div>three</div>")
+    assert [type(piece) for piece in document.pieces] == [_text_walk.TextPiece] * 3
+    assert [type(segment) for segment in document.segments] == [_text_walk.Segment] * 2
+    # What the garbage collector need not trace: each page makes hundreds of them.
+    assert not any(gc.is_tracked(item) for item in [*document.pieces, *document.segments])
+
+
+def test_compiled_pieces_and_segments_behave_as_the_dataclasses() -> None:
+    element = lxml.html.fragment_fromstring("<p>x</p>")
+    piece = document_module.TextPiece("x", element, True, 3)
+    assert (piece.text, piece.element, piece.in_link, piece.segment) == ("x", element, True, 3)
+    assert type(piece.in_link) is bool
+    assert piece == piece and piece != document_module.TextPiece("x", element, True, 3)
+    piece.segment = 4
+    piece.text = "y"
+    assert (piece.text, piece.segment) == ("y", 4)
+    assert repr(piece).startswith("TextPiece(text='y', element=<Element p")
+    segment = document_module.Segment(index=1, block=element, first_piece=2, last_piece=5, node=7)
+    assert (segment.index, segment.block, segment.first_piece, segment.last_piece) == (
+        1,
+        element,
+        2,
+        5,
+    )
+    assert (segment.node, segment.text) == (7, "")
+    segment.last_piece = 6
+    segment.text = "joined"
+    assert (segment.last_piece, segment.text) == (6, "joined")
+    assert "text='joined'" in repr(segment)
+    with pytest.raises(AttributeError):
+        segment.extra = 1  # type: ignore[attr-defined]  # slotted, as the dataclass
+    with pytest.raises(TypeError):
+        document_module.Segment(0, element, 0, 0)  # type: ignore[call-arg]
