@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Set as AbstractSet
 
 import numpy as np
 
@@ -159,7 +160,7 @@ _RELEVANCE_APPLIED = _COLUMN["relevance_applied"]
 
 
 def compute_block_features(
-    document: Document, title_keywords: set[str], config: ExtractionConfig
+    document: Document, title_keywords: AbstractSet[str], config: ExtractionConfig
 ) -> np.ndarray:
     """One row of `FEATURE_NAMES` per segment of the document."""
     if not document.segments:
@@ -175,7 +176,7 @@ def _has_template(document: Document, config: ExtractionConfig) -> bool:
 
 
 def _compiled_block_features(
-    document: Document, title_keywords: set[str], config: ExtractionConfig
+    document: Document, title_keywords: AbstractSet[str], config: ExtractionConfig
 ) -> np.ndarray:
     """`_python_block_features` with the table filled by `_feature_rows.fill_feature_rows`."""
     segments = document.segments
@@ -208,7 +209,7 @@ def _compiled_block_features(
 
 
 def _python_block_features(
-    document: Document, title_keywords: set[str], config: ExtractionConfig
+    document: Document, title_keywords: AbstractSet[str], config: ExtractionConfig
 ) -> np.ndarray:
     """`compute_block_features` in numpy: the reference for `_feature_rows.pyx`."""
     pieces = document.pieces

@@ -15,7 +15,7 @@ from newscrawl.extraction.clean_html import render_clean_html
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import Document, normalise_space
 from newscrawl.extraction.metadata import extract_metadata
-from newscrawl.extraction.relevance import page_title, select_title_keywords
+from newscrawl.extraction.relevance import page_title, title_keyword_set
 
 # lxml refuses these in element text; the page may still contain them.
 _CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -80,7 +80,7 @@ def select_blocks_by_score(
     """Score every block with the trained model and keep the likely article blocks."""
     if not document.segments:
         return []
-    keywords = set(select_title_keywords(title, config)) if title else set()
+    keywords = title_keyword_set(document, title, config) if title else frozenset()
     features = compute_block_features(document, keywords, config)
     model = load_block_model()
     # Blocks without a word add nothing to the text: only the others are scored.

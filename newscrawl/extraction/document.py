@@ -197,6 +197,9 @@ class Document:
     dynamic_applied: bool = False
     # Word and keyword counts of every segment's text per keyword set (`count_segment_words`).
     word_counts: dict[frozenset[str], Any] = field(default_factory=dict)
+    # Title keywords per (title, longest-segment setting): relevance and the block features
+    # both ask for them (`relevance.title_keyword_set`).
+    title_keywords: dict[tuple[str, bool], frozenset[str]] = field(default_factory=dict)
     relevant_segments: set[int] = field(default_factory=set)
     title_segments: list[int] = field(default_factory=list)
     relevance_applied: bool = False

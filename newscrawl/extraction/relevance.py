@@ -94,6 +94,15 @@ def select_title_keywords(title: str, config: ExtractionConfig) -> list[str]:
     return keywords
 
 
+def title_keyword_set(document: Document, title: str, config: ExtractionConfig) -> frozenset[str]:
+    """`select_title_keywords` of a title as a set, worked out once per page."""
+    key = (title, config.longest_title_segment)
+    keywords = document.title_keywords.get(key)
+    if keywords is None:
+        keywords = document.title_keywords[key] = frozenset(select_title_keywords(title, config))
+    return keywords
+
+
 def page_title(document: Document) -> str | None:
     """The page's own `<title>`, used when no feed title is known."""
     element = document.tree.find(".//title")
@@ -110,7 +119,7 @@ def select_relevant_paragraphs(
     title = title or page_title(document)
     if not title:
         return
-    keywords = set(select_title_keywords(title, config))
+    keywords = title_keyword_set(document, title, config)
     if not keywords:
         return
     removed = document.removed_pieces

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from newscrawl.extraction import ExtractionConfig, parse_document, select_relevant_paragraphs
-from newscrawl.extraction.relevance import select_title_keywords
+from newscrawl.extraction.relevance import select_title_keywords, title_keyword_set
 from newscrawl.extraction.word_tokens import count_segment_words, count_words
 
 DEFAULT = ExtractionConfig()
@@ -145,3 +145,18 @@ def test_a_removed_headline_is_no_title_block() -> None:
     )
     select_relevant_paragraphs(removed, title, DEFAULT)
     assert removed.title_segments == []
+
+
+def test_title_keywords_are_worked_out_once_per_page_title_and_setting() -> None:
+    document = parse_document(_page())
+    title = "BBC NEWS | Council approves the river bridge"
+    keywords = title_keyword_set(document, title, DEFAULT)
+    assert keywords == frozenset(select_title_keywords(title, DEFAULT))
+    assert keywords == {"council", "approves", "river", "bridge"}
+    assert title_keyword_set(document, title, DEFAULT) is keywords
+    # The whole title when the longest segment is not taken: another entry, not the cached one.
+    whole = dataclasses.replace(DEFAULT, longest_title_segment=False)
+    assert title_keyword_set(document, title, whole) == {"bbc", "news", *keywords}
+    assert title_keyword_set(document, "Other title", DEFAULT) == {"other", "title"}
+    # Each page keeps its own: a new Document works them out again.
+    assert title_keyword_set(parse_document(_page()), title, DEFAULT) is not keywords
