@@ -14,6 +14,7 @@ from setuptools import Extension, setup
 #   _block_trees    block_scorer's walk of the model's trees
 #   _feature_rows   block_features' table of per-block features
 #   _clean_writer   clean_html's writer and serialiser of the article's HTML
+#   _relevance      relevance's per-block loops: removed and link-only blocks, headlines, groups
 COMPILED_MODULES = (
     "_text_walk",
     "_metadata_scan",
@@ -23,6 +24,7 @@ COMPILED_MODULES = (
     "_block_trees",
     "_feature_rows",
     "_clean_writer",
+    "_relevance",
 )
 
 # The modules read lxml's object layout from its headers, so they are built against the lxml

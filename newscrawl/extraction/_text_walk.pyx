@@ -211,11 +211,6 @@ cdef class TextPiece:
     its fields are a string, an lxml element and numbers, which never lead back to a piece.
     """
 
-    cdef public str text
-    cdef public object element
-    cdef public bint in_link
-    cdef public Py_ssize_t segment
-
     def __init__(self, str text, element, bint in_link, Py_ssize_t segment):
         self.text = text
         self.element = element
@@ -233,13 +228,6 @@ cdef class TextPiece:
 @cython.final
 cdef class Segment:
     """`document.Segment` compiled: a text block, made and collected as `TextPiece` is."""
-
-    cdef public Py_ssize_t index
-    cdef public object block
-    cdef public Py_ssize_t first_piece
-    cdef public Py_ssize_t last_piece
-    cdef public Py_ssize_t node
-    cdef public str text
 
     def __init__(
         self, Py_ssize_t index, block, Py_ssize_t first_piece, Py_ssize_t last_piece,
