@@ -27,3 +27,9 @@ def page_keys(
 
 def blake2b64(data: bytes) -> int:
     """`static_noise.hash_key` of bytes: BLAKE2b with an 8-byte digest, read little-endian."""
+
+def node_supports(keys: list[int], counts: dict[int, int], page_count: int) -> list[float]:
+    """`static_noise.node_supports`: each key's count in the template over its page count."""
+
+def owned_pieces(owners: list[int], supports: list[float], threshold: float) -> list[int]:
+    """`static_noise.owned_pieces`: the pieces whose owner's support reaches the threshold."""

@@ -722,3 +722,32 @@ def blake2b64(bytes data):
     """`static_noise.hash_key` of bytes: BLAKE2b with an 8-byte digest, read little-endian."""
     return nc_blake2b64(<const unsigned char*>PyBytes_AS_STRING(data), len(data))
 
+
+
+def node_supports(list keys, dict counts, Py_ssize_t page_count):
+    """`static_noise.node_supports`: each key's count in the template over its page count."""
+    cdef Py_ssize_t index
+    cdef Py_ssize_t size = len(keys)
+    cdef list supports = [0.0] * size
+    cdef object found
+    if not page_count:
+        return supports
+    for index in range(size):
+        found = counts.get(keys[index], 0)
+        supports[index] = found / page_count
+    return supports
+
+
+def owned_pieces(list owners, list supports, double threshold):
+    """`static_noise.owned_pieces`: the pieces whose owner's support reaches the threshold."""
+    cdef Py_ssize_t index
+    cdef Py_ssize_t owner
+    cdef Py_ssize_t size = len(supports)
+    cdef list found = []
+    for index in range(len(owners)):
+        owner = owners[index]
+        if not 0 <= owner < size:
+            raise IndexError("list index out of range")
+        if <double>supports[owner] >= threshold:
+            found.append(index)
+    return found

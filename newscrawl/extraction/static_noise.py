@@ -16,10 +16,14 @@ from newscrawl.extraction.template import SiteTemplate
 try:
     # The compiled keying loops (built by `pip install`, see setup.py): the same keys, faster.
     from newscrawl.extraction._static_keys import node_keys as _compiled_node_keys
+    from newscrawl.extraction._static_keys import node_supports as _compiled_supports
+    from newscrawl.extraction._static_keys import owned_pieces as _compiled_owned
     from newscrawl.extraction._static_keys import page_keys as _compiled_page_keys
 except ImportError:  # not built, or built for another lxml: `_python_keyed_nodes` does the job
     _compiled_node_keys = None  # type: ignore[assignment]
     _compiled_page_keys = None  # type: ignore[assignment]
+    _compiled_supports = None  # type: ignore[assignment]
+    _compiled_owned = None  # type: ignore[assignment]
 # Whether node keys come from the compiled loop rather than `_python_keyed_nodes`.
 COMPILED_KEYS: bool = _compiled_node_keys is not None
 
@@ -73,14 +77,13 @@ def remove_static_noise(
     # Only a template that can remove something makes this a neighbour-mode extraction.
     document.static_applied = True
     threshold = config.static_support - _EPSILON
-    # `SiteTemplate.support`, inlined: this runs for every text-bearing node of the page.
     counts = template.counts
     page_count = template.page_count
     static_support = document.static_support
     removed = document.removed_pieces
     elements, keys, owners = _keyed_nodes(document, config)
-    get = counts.get
-    supports = [get(key, 0) / page_count for key in keys] if page_count else [0.0] * len(keys)
+    find_supports = node_supports if _compiled_supports is None else _compiled_supports
+    supports = find_supports(keys, counts, page_count)
     static_support.update(zip(elements, supports, strict=True))
     if config.static_remove_subtree:
         piece_range = document.piece_range
@@ -88,9 +91,23 @@ def remove_static_noise(
             if support >= threshold:
                 removed.update(range(*piece_range[element]))
     else:
-        removed.update(
-            [index for index, owner in enumerate(owners) if supports[owner] >= threshold]
-        )
+        find_owned = owned_pieces if _compiled_owned is None else _compiled_owned
+        removed.update(find_owned(owners, supports, threshold))
+
+
+def node_supports(keys: list[int], counts: dict[int, int], page_count: int) -> list[float]:
+    """Each key's support: the share of the template's pages that hold it.
+
+    `SiteTemplate.support`, inlined: this runs for every text-bearing node of the page. The
+    reference for `_static_keys.node_supports`.
+    """
+    get = counts.get
+    return [get(key, 0) / page_count for key in keys] if page_count else [0.0] * len(keys)
+
+
+def owned_pieces(owners: list[int], supports: list[float], threshold: float) -> list[int]:
+    """The pieces whose owner's support reaches the threshold: the reference for the C loop."""
+    return [index for index, owner in enumerate(owners) if supports[owner] >= threshold]
 
 
 def iter_node_keys(

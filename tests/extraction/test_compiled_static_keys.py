@@ -89,6 +89,8 @@ def test_the_compiled_keys_are_built_and_active() -> None:
     assert static_noise.COMPILED_KEYS
     assert static_noise._compiled_node_keys is _static_keys.node_keys
     assert static_noise._compiled_page_keys is _static_keys.page_keys
+    assert static_noise._compiled_supports is _static_keys.node_supports
+    assert static_noise._compiled_owned is _static_keys.owned_pieces
     assert _static_keys.BUILT_FOR_LXML.split(".")[0] == lxml.etree.__version__.split(".")[0]
 
 
@@ -200,3 +202,40 @@ def test_compiled_prefixes_equal_the_python_prefixes(
     document.pieces = [TextPiece(text, element, False, 0)]
     for config in CONFIGS:
         assert compiled_keys(document, config) == static_noise._python_keyed_nodes(document, config)
+
+
+@PROPERTY_SETTINGS
+@given(
+    st.lists(st.integers(0, 2**64 - 1), max_size=40),
+    st.integers(0, 12),
+    st.data(),
+)
+def test_compiled_supports_and_owned_pieces_equal_the_python_ones(
+    keys: list[int], page_count: int, data: st.DataObject
+) -> None:
+    from newscrawl.extraction._static_keys import node_supports, owned_pieces
+
+    # A template holding some of the keys (and others), each on up to page_count pages.
+    held = data.draw(st.lists(st.sampled_from(keys), max_size=len(keys))) if keys else []
+    counts = {key: data.draw(st.integers(1, max(page_count, 1))) for key in held}
+    counts[2**63 + 5] = 1
+    expected = static_noise.node_supports(keys, counts, page_count)
+    found = node_supports(keys, counts, page_count)
+    assert found == expected
+    assert [type(value) for value in found] == [float] * len(keys)
+    owners = data.draw(st.lists(st.integers(0, len(keys) - 1), max_size=60)) if keys else []
+    for threshold in (0.0, 0.5 - 1e-9, 0.8 - 1e-9, 1.0, 2.0):
+        assert owned_pieces(owners, found, threshold) == static_noise.owned_pieces(
+            owners, expected, threshold
+        )
+
+
+def test_owned_pieces_refuses_an_owner_beyond_the_supports() -> None:
+    from newscrawl.extraction._static_keys import owned_pieces
+
+    with pytest.raises(IndexError):
+        static_noise.owned_pieces([0, 2], [0.5, 0.9], 0.1)
+    with pytest.raises(IndexError):
+        owned_pieces([0, 2], [0.5, 0.9], 0.1)
+    with pytest.raises(IndexError):
+        owned_pieces([-1], [0.5], 0.1)  # Python would read the last: refused, not wrapped
