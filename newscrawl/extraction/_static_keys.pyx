@@ -22,6 +22,7 @@ cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
 from newscrawl.extraction._libxml_nodes cimport check_lxml_major, is_ascii_space, require_element
+from newscrawl.extraction._text_walk cimport TextPiece
 
 cetree.import_lxml__etree()
 
@@ -430,6 +431,7 @@ def node_keys(list pieces, bint normalise, tuple url_names, prefix_of):
     cdef Names names
     cdef int state
     cdef cetree._Element element
+    cdef TextPiece piece
     cdef bytes prefix
     _set_names(&names, url_names)
     buffer.data = NULL
@@ -444,7 +446,7 @@ def node_keys(list pieces, bint normalise, tuple url_names, prefix_of):
         if firsts is NULL or nexts is NULL or lasts is NULL:
             raise MemoryError()
         for index in range(count):
-            piece = pieces[index]
+            piece = <TextPiece?>pieces[index]
             texts.append(piece.text)
             owner = piece.element
             found = positions.get(owner)
