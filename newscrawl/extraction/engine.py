@@ -11,6 +11,9 @@ from newscrawl.extraction.relevance import select_relevant_paragraphs
 from newscrawl.extraction.static_noise import remove_static_noise
 from newscrawl.extraction.template import SiteTemplate
 
+# Frozen, so one instance serves every call that brings no config of its own.
+_DEFAULT_CONFIG = ExtractionConfig()
+
 
 def extract(
     html: str | bytes,
@@ -21,7 +24,7 @@ def extract(
     config: ExtractionConfig | None = None,
 ) -> Article:
     """Extract the article of one page, using the site template when one is given."""
-    config = config or ExtractionConfig()
+    config = config or _DEFAULT_CONFIG
     document = parse_document(html, url=url)
     if template is not None and config.use_static_noise:
         remove_static_noise(document, template, config)
