@@ -12,6 +12,8 @@ import numpy as np
 from libc.math cimport log1p
 from libc.stdint cimport int64_t
 
+from newscrawl.extraction._text_walk cimport Segment, TextPiece
+
 cdef enum:
     # Running sums per piece, one row each: chars, link chars, chars in dynamic noise, static
     # support times chars, chars with enough static support.
@@ -74,7 +76,9 @@ def worded_nodes(list segments, const int64_t[:] words):
     cdef Py_ssize_t index
     if words.shape[0] != len(segments):
         raise ValueError("words must have one count per segment")
-    return [segments[index].node for index in range(len(segments)) if words[index] > 0]
+    return [
+        (<Segment?>segments[index]).node for index in range(len(segments)) if words[index] > 0
+    ]
 
 
 def fill_feature_rows(
@@ -115,6 +119,7 @@ def fill_feature_rows(
     cdef bint dynamic = bool(document.dynamic_noise)
     cdef bint dynamic_applied = document.dynamic_applied
     cdef bint relevance_applied = document.relevance_applied
+    cdef Segment segment
     if out.shape[0] != count or out.shape[1] <= c.relevance_applied:
         raise ValueError("out must have a row per segment and a column per feature")
     if piece_values.shape[0] != 2 or piece_values.shape[1] != piece_count:
@@ -146,7 +151,7 @@ def fill_feature_rows(
     if has_template:
         support_of = document.static_support
         for piece in range(piece_count):
-            support = support_of.get((<object>pieces[piece]).element, 0.0)
+            support = support_of.get((<TextPiece?>pieces[piece]).element, 0.0)
             values[SUPPORT, piece] = support * values[CHARS, piece]
             values[STATIC, piece] = values[CHARS, piece] if support >= static_threshold else 0.0
     for row in range(SUM_ROWS):
@@ -190,7 +195,7 @@ def fill_feature_rows(
         out[index, c.relevant] = 1.0
 
     for index in range(count):
-        segment = segments[index]
+        segment = <Segment?>segments[index]
         first = segment.first_piece
         last = segment.last_piece
         node = segment.node
