@@ -4,7 +4,38 @@
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
-from lxml.includes.tree cimport xmlNode
+from lxml.includes.tree cimport const_xmlChar, xmlNode
+
+cdef enum:
+    # Slots of a TagMemo.
+    TAG_SLOTS = 256
+
+
+cdef struct TagMemo:
+    # Tag names are interned in the document's dictionary, so a table keyed by the name's
+    # pointer classifies each distinct (no-namespace) name of a page once; a full table only
+    # means classifying again. Zeroed before use.
+    const_xmlChar* names[TAG_SLOTS]
+    long values[TAG_SLOTS]
+
+
+cdef inline long* memo_slot(TagMemo* memo, const_xmlChar* name, bint* known) noexcept nogil:
+    """Where the memo keeps `name`'s value, and whether it is there yet; NULL when full.
+
+    A name not yet known takes its slot at once: the caller stores the value it works out.
+    """
+    cdef size_t slot = (<size_t>name >> 4) & (TAG_SLOTS - 1)
+    cdef size_t probe
+    for probe in range(TAG_SLOTS):
+        if memo.names[slot] == name:
+            known[0] = True
+            return &memo.values[slot]
+        if memo.names[slot] is NULL:
+            memo.names[slot] = name
+            known[0] = False
+            return &memo.values[slot]
+        slot = (slot + 1) & (TAG_SLOTS - 1)
+    return NULL
 
 
 cdef inline str check_lxml_major(str module):

@@ -14,9 +14,11 @@ cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlDoc, xmlDtd, xmlNode
 from newscrawl.extraction._libxml_nodes cimport (
+    TagMemo,
     check_lxml_major,
     first_walked_child,
     is_walked,
+    memo_slot,
     next_walked_sibling,
     require_element,
     text_run_state,
@@ -32,16 +34,8 @@ cdef enum:
     INDEX_MASK = 0xFF
     KIND_BYLINE = 0x100
     KIND_TIME = 0x200
-    # Tag names are interned in the document's dictionary, so a pointer-keyed table classifies
-    # each distinct name once per page; a full table only means classifying again.
-    TAG_SLOTS = 256
     MAX_INDEXED = 64
     MAX_MARKERS = 16
-
-
-cdef struct TagTable:
-    const_xmlChar* names[TAG_SLOTS]
-    int kinds[TAG_SLOTS]
 
 
 cdef int _kind_of(const_xmlChar* name, list indexed, list byline) except -1:
@@ -63,24 +57,17 @@ cdef int _kind_of(const_xmlChar* name, list indexed, list byline) except -1:
     return kind
 
 
-cdef int _classify(
-    xmlNode* c_node, TagTable* table, list indexed, list byline
-) except -1:
+cdef int _classify(xmlNode* c_node, TagMemo* memo, list indexed, list byline) except -1:
     """`_kind_of` the node's name, memoised by the name's pointer."""
-    cdef const_xmlChar* name = c_node.name
-    cdef size_t slot = (<size_t>name >> 4) & (TAG_SLOTS - 1)
-    cdef size_t probe
+    cdef bint known
+    cdef long* kept = memo_slot(memo, c_node.name, &known)
     cdef int kind
-    for probe in range(TAG_SLOTS):
-        if table.names[slot] == name:
-            return table.kinds[slot]
-        if table.names[slot] is NULL:
-            kind = _kind_of(name, indexed, byline)
-            table.names[slot] = name
-            table.kinds[slot] = kind
-            return kind
-        slot = (slot + 1) & (TAG_SLOTS - 1)
-    return _kind_of(name, indexed, byline)
+    if kept is not NULL and known:
+        return kept[0]
+    kind = _kind_of(c_node.name, indexed, byline)
+    if kept is not NULL:
+        kept[0] = kind
+    return kind
 
 
 cdef inline unsigned char _lower(unsigned char c) noexcept nogil:
@@ -149,7 +136,7 @@ cdef inline bint _declares_attributes(xmlDtd* dtd) noexcept nogil:
 
 cdef struct Kinds:
     # What the walk looks for below the root element, and what it needs to tell names apart.
-    TagTable table
+    TagMemo table
     Markers markers
 
 
@@ -348,22 +335,17 @@ cdef inline xmlNode* _next_iterated_sibling(xmlNode* c_node) noexcept nogil:
     return c_node
 
 
-cdef bint _is_no_text(xmlNode* c_node, TagTable* table, frozenset no_text_tags) except -1:
+cdef bint _is_no_text(xmlNode* c_node, TagMemo* memo, frozenset no_text_tags) except -1:
     """Whether a no-namespace element's tag is in `no_text_tags`, memoised by name pointer."""
-    cdef const_xmlChar* name = c_node.name
-    cdef size_t slot = (<size_t>name >> 4) & (TAG_SLOTS - 1)
-    cdef size_t probe
+    cdef bint known
+    cdef long* kept = memo_slot(memo, c_node.name, &known)
     cdef bint found
-    for probe in range(TAG_SLOTS):
-        if table.names[slot] == name:
-            return table.kinds[slot]
-        if table.names[slot] is NULL:
-            found = cetree.pyunicode(name) in no_text_tags
-            table.names[slot] = name
-            table.kinds[slot] = found
-            return found
-        slot = (slot + 1) & (TAG_SLOTS - 1)
-    return cetree.pyunicode(name) in no_text_tags
+    if kept is not NULL and known:
+        return kept[0]
+    found = cetree.pyunicode(c_node.name) in no_text_tags
+    if kept is not NULL:
+        kept[0] = found
+    return found
 
 
 cdef inline bint _plain_name(xmlNode* c_node, const char* name) except -1:
@@ -388,9 +370,9 @@ def body_text_sample(root, frozenset no_text_tags, Py_ssize_t limit):
     cdef Py_ssize_t size = 0
     cdef int state
     cdef bint skipped
-    cdef TagTable table
+    cdef TagMemo table
     cdef list parts = []
-    memset(&table, 0, sizeof(TagTable))
+    memset(&table, 0, sizeof(TagMemo))
     # `root.find("body")`: the first child element named body, else the root itself.
     c_node = top.children
     while c_node is not NULL:

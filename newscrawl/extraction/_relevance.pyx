@@ -12,25 +12,14 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 cimport lxml.includes.etreepublic as cetree
-from lxml.includes.tree cimport const_xmlChar, xmlNode
-from newscrawl.extraction._libxml_nodes cimport check_lxml_major
+from lxml.includes.tree cimport xmlNode
+from newscrawl.extraction._libxml_nodes cimport TagMemo, check_lxml_major, memo_slot
 from newscrawl.extraction._text_walk cimport Segment, TextPiece
 
 cetree.import_lxml__etree()
 
 # The lxml this module was compiled against (see `_libxml_nodes.check_lxml_major`).
 BUILT_FOR_LXML: str = check_lxml_major("_relevance")
-
-cdef enum:
-    # Tag names are interned in the document's dictionary, so a pointer-keyed table answers
-    # "is this a paragraph tag" once per distinct name; a full table only means asking again.
-    TAG_SLOTS = 256
-
-
-cdef struct TagTable:
-    const_xmlChar* names[TAG_SLOTS]
-    bint paragraph[TAG_SLOTS]
-
 
 cdef struct Blocks:
     # Per segment: words and keyword hits (after removals), and whether only links are left.
@@ -46,28 +35,20 @@ cdef struct Blocks:
     Py_ssize_t* next_member
 
 
-cdef bint _is_paragraph(
-    object element, TagTable* table, frozenset paragraph_tags
-) except -1:
+cdef bint _is_paragraph(object element, TagMemo* memo, frozenset paragraph_tags) except -1:
     """`element.tag in paragraph_tags`, memoised by the tag name's pointer."""
     cdef xmlNode* c_node = (<cetree._Element?>element)._c_node
-    cdef const_xmlChar* name = c_node.name
-    cdef size_t slot
-    cdef size_t probe
+    cdef long* kept = NULL
+    cdef bint known
     cdef bint found
-    if c_node.ns is not NULL:
-        return cetree.namespacedName(c_node) in paragraph_tags
-    slot = (<size_t>name >> 4) & (TAG_SLOTS - 1)
-    for probe in range(TAG_SLOTS):
-        if table.names[slot] == name:
-            return table.paragraph[slot]
-        if table.names[slot] is NULL:
-            found = cetree.namespacedName(c_node) in paragraph_tags
-            table.names[slot] = name
-            table.paragraph[slot] = found
-            return found
-        slot = (slot + 1) & (TAG_SLOTS - 1)
-    return cetree.namespacedName(c_node) in paragraph_tags
+    if c_node.ns is NULL:
+        kept = memo_slot(memo, c_node.name, &known)
+        if kept is not NULL and known:
+            return kept[0]
+    found = cetree.namespacedName(c_node) in paragraph_tags
+    if kept is not NULL:
+        kept[0] = found
+    return found
 
 
 cdef Py_ssize_t _node_at(list values, Py_ssize_t node) except? -2:
@@ -84,7 +65,7 @@ cdef tuple _best_group(
     Py_ssize_t start,
     Py_ssize_t end,
     Blocks* blocks,
-    TagTable* table,
+    TagMemo* table,
     frozenset paragraph_tags,
 ):
     """`relevance._best_group` of one range: (possibility, members) of its best group."""
@@ -192,7 +173,7 @@ def relevant_blocks(
     cdef Segment segment
     cdef TextPiece piece
     cdef Blocks blocks
-    cdef TagTable table
+    cdef TagMemo table
     cdef list partial = []
     cdef list partial_texts = []
     cdef list kept
@@ -204,7 +185,7 @@ def relevant_blocks(
     if len(parents) != node_count:
         raise ValueError("node_parents and node_elements differ in length")
     memset(&blocks, 0, sizeof(Blocks))
-    memset(&table, 0, sizeof(TagTable))
+    memset(&table, 0, sizeof(TagMemo))
     try:
         is_removed = <char*>malloc(piece_count + 1)
         blocks.words = <int64_t*>malloc((count + 1) * sizeof(int64_t))

@@ -21,7 +21,13 @@ from libc.string cimport memcmp, memcpy, memset, strlen
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
-from newscrawl.extraction._libxml_nodes cimport check_lxml_major, is_ascii_space, require_element
+from newscrawl.extraction._libxml_nodes cimport (
+    TagMemo,
+    check_lxml_major,
+    is_ascii_space,
+    memo_slot,
+    require_element,
+)
 from newscrawl.extraction._text_walk cimport TextPiece
 
 cetree.import_lxml__etree()
@@ -484,39 +490,23 @@ def node_keys(list pieces, bint normalise, tuple url_names, prefix_of):
 
 
 cdef enum:
-    # Tag names are interned in the document's dictionary: a pointer-keyed table tells
-    # skipped from walked tags once per distinct name (a full table only means asking again).
-    TAG_SLOTS = 256
     # `_put_run` results.
     RUN_OK = 0
     RUN_INVALID = 1
 
 
-cdef struct TagTable:
-    const_xmlChar* names[TAG_SLOTS]
-    bint skipped[TAG_SLOTS]
-
-
-cdef bint _is_skipped(xmlNode* c_node, TagTable* table, skipped_tags) except -1:
+cdef bint _is_skipped(xmlNode* c_node, TagMemo* memo, skipped_tags) except -1:
     """Whether `element.tag` is one of `skipped_tags` (the walk does not enter those)."""
-    cdef const_xmlChar* name = c_node.name
-    cdef size_t slot
-    cdef int probe
+    cdef long* kept = NULL
+    cdef bint known
     cdef bint skipped
-    if c_node.ns is not NULL:
-        return cetree.namespacedName(c_node) in skipped_tags
-    slot = (<size_t>name >> 4) & (TAG_SLOTS - 1)
-    for probe in range(TAG_SLOTS):
-        if table.names[slot] == name:
-            return table.skipped[slot]
-        if table.names[slot] is NULL:
-            break
-        slot = (slot + 1) & (TAG_SLOTS - 1)
-    else:
-        return cetree.namespacedName(c_node) in skipped_tags
+    if c_node.ns is NULL:
+        kept = memo_slot(memo, c_node.name, &known)
+        if kept is not NULL and known:
+            return kept[0]
     skipped = cetree.namespacedName(c_node) in skipped_tags
-    table.names[slot] = name
-    table.skipped[slot] = skipped
+    if kept is not NULL:
+        kept[0] = skipped
     return skipped
 
 
@@ -666,7 +656,7 @@ def page_keys(root, skipped_tags, bint normalise, tuple url_names, prefix_of):
     cdef xmlNode* c_top = element._c_node
     cdef xmlNode* c_node = c_top
     cdef xmlNode* c_next
-    cdef TagTable table
+    cdef TagMemo table
     cdef Buffer buffer
     cdef Names names
     cdef int state
@@ -677,7 +667,7 @@ def page_keys(root, skipped_tags, bint normalise, tuple url_names, prefix_of):
     if c_top.type != tree.XML_ELEMENT_NODE:
         return None
     _set_names(&names, url_names)
-    memset(&table, 0, sizeof(TagTable))
+    memset(&table, 0, sizeof(TagMemo))
     buffer.data = NULL
     buffer.size = 0
     buffer.capacity = 0

@@ -27,8 +27,10 @@ cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
 from newscrawl.extraction._libxml_nodes cimport (
+    TagMemo,
     check_lxml_major,
     is_ascii_space,
+    memo_slot,
     require_element,
     first_walked_child,
     next_walked_sibling,
@@ -50,15 +52,6 @@ cdef enum:
     KIND_SKIPPED = 1
     KIND_BLOCK = 2
     KIND_ANCHOR = 4
-    # Tag names are interned in the document's dictionary, so a pointer-keyed table classifies
-    # each distinct name once per page; a full table only means classifying again.
-    TAG_SLOTS = 256
-
-
-cdef struct TagTable:
-    # Per distinct tag name: KIND_* bits in the text walk, block_hints flags in ancestor_flags.
-    const_xmlChar* names[TAG_SLOTS]
-    long kinds[TAG_SLOTS]
 
 
 cdef struct IntStack:
@@ -83,27 +76,19 @@ cdef int _push(IntStack* stack, Py_ssize_t value) except -1:
     return 0
 
 
-cdef long _tag_value(xmlNode* c_node, TagTable* table, dict values) except? -1:
+cdef long _tag_value(xmlNode* c_node, TagMemo* memo, dict values) except? -1:
     """`values.get(element.tag, 0)`, looked up once per distinct tag name of the page."""
-    cdef const_xmlChar* name = c_node.name
-    cdef size_t slot
-    cdef size_t probe
+    cdef long* kept = NULL
+    cdef bint known
     cdef long value
     if cetree._getNs(c_node) is NULL:
-        slot = (<size_t>name >> 4) & (TAG_SLOTS - 1)
-        for probe in range(TAG_SLOTS):
-            if table.names[slot] == name:
-                return table.kinds[slot]
-            if table.names[slot] is NULL:
-                break
-            slot = (slot + 1) & (TAG_SLOTS - 1)
-        else:
-            return values.get(cetree.namespacedName(c_node), 0)
-        value = values.get(cetree.namespacedName(c_node), 0)
-        table.names[slot] = name
-        table.kinds[slot] = value
-        return value
-    return values.get(cetree.namespacedName(c_node), 0)
+        kept = memo_slot(memo, c_node.name, &known)
+        if kept is not NULL and known:
+            return kept[0]
+    value = values.get(cetree.namespacedName(c_node), 0)
+    if kept is not NULL:
+        kept[0] = value
+    return value
 
 
 cdef dict _tag_kinds(skipped_tags, block_tags):
@@ -284,7 +269,7 @@ def index_text(document, skipped_tags, block_tags):
     cdef cetree._Document doc = root._doc
     cdef xmlNode* c_node = root._c_node
     cdef xmlNode* c_child
-    cdef TagTable table
+    cdef TagMemo table
     cdef IntStack parents
     cdef IntStack starts
     cdef IntStack ends
@@ -306,7 +291,7 @@ def index_text(document, skipped_tags, block_tags):
     cdef list texts
     cdef cetree._Element element
     cdef Segment current = None
-    memset(&table, 0, sizeof(TagTable))
+    memset(&table, 0, sizeof(TagMemo))
     cdef dict kinds = _tag_kinds(skipped_tags, block_tags)
     memset(&parents, 0, sizeof(IntStack))
     memset(&starts, 0, sizeof(IntStack))
@@ -636,12 +621,12 @@ def ancestor_flags(list elements, list parents, list nodes, dict tag_flags, mark
     cdef Py_ssize_t* chain = NULL
     cdef xmlNode* c_node
     cdef cetree._Element element
-    cdef TagTable table
+    cdef TagMemo table
     cdef MarkerMemo memo
     cdef dict value_flags = {}
     cdef list found = []
     cdef bint in_place
-    memset(&table, 0, sizeof(TagTable))
+    memset(&table, 0, sizeof(TagMemo))
     memset(&memo, 0, sizeof(MarkerMemo))
     try:
         _grow_memo(&memo)
