@@ -38,6 +38,21 @@ cdef inline long* memo_slot(TagMemo* memo, const_xmlChar* name, bint* known) noe
     return NULL
 
 
+cdef inline bint tag_in(xmlNode* c_node, TagMemo* memo, tags) except -1:
+    """`element.tag in tags`, memoised by the tag name's pointer."""
+    cdef long* kept = NULL
+    cdef bint known
+    cdef bint found
+    if c_node.ns is NULL:
+        kept = memo_slot(memo, c_node.name, &known)
+        if kept is not NULL and known:
+            return kept[0]
+    found = cetree.namespacedName(c_node) in tags
+    if kept is not NULL:
+        kept[0] = found
+    return found
+
+
 cdef inline str check_lxml_major(str module):
     """The lxml version `module` was built for; ImportError if the running major differs."""
     # The modules read lxml's object layout from its headers: another major may lay it out

@@ -13,7 +13,7 @@ from libc.string cimport memset
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes.tree cimport xmlNode
-from newscrawl.extraction._libxml_nodes cimport TagMemo, check_lxml_major, memo_slot
+from newscrawl.extraction._libxml_nodes cimport TagMemo, check_lxml_major, require_element, tag_in
 from newscrawl.extraction._text_walk cimport Segment, TextPiece
 
 cetree.import_lxml__etree()
@@ -35,20 +35,9 @@ cdef struct Blocks:
     Py_ssize_t* next_member
 
 
-cdef bint _is_paragraph(object element, TagMemo* memo, frozenset paragraph_tags) except -1:
-    """`element.tag in paragraph_tags`, memoised by the tag name's pointer."""
-    cdef xmlNode* c_node = (<cetree._Element?>element)._c_node
-    cdef long* kept = NULL
-    cdef bint known
-    cdef bint found
-    if c_node.ns is NULL:
-        kept = memo_slot(memo, c_node.name, &known)
-        if kept is not NULL and known:
-            return kept[0]
-    found = cetree.namespacedName(c_node) in paragraph_tags
-    if kept is not NULL:
-        kept[0] = found
-    return found
+cdef inline xmlNode* _c_node_of(object element) except NULL:
+    """The libxml2 node of an lxml element (TypeError for anything else)."""
+    return require_element(element)._c_node
 
 
 cdef Py_ssize_t _node_at(list values, Py_ssize_t node) except? -2:
@@ -88,9 +77,9 @@ cdef tuple _best_group(
             continue
         node = (<Segment?>segments[i]).node
         parent = _node_at(parents, node)
-        if not _is_paragraph(elements[node], table, paragraph_tags) and (
-            parent < 0 or not _is_paragraph(
-                elements[_node_at_checked(elements, parent)], table, paragraph_tags
+        if not tag_in(_c_node_of(elements[node]), table, paragraph_tags) and (
+            parent < 0 or not tag_in(
+                _c_node_of(elements[_node_at_checked(elements, parent)]), table, paragraph_tags
             )
         ):
             continue

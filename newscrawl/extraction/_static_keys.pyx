@@ -25,8 +25,8 @@ from newscrawl.extraction._libxml_nodes cimport (
     TagMemo,
     check_lxml_major,
     is_ascii_space,
-    memo_slot,
     require_element,
+    tag_in,
 )
 from newscrawl.extraction._text_walk cimport TextPiece
 
@@ -495,21 +495,6 @@ cdef enum:
     RUN_INVALID = 1
 
 
-cdef bint _is_skipped(xmlNode* c_node, TagMemo* memo, skipped_tags) except -1:
-    """Whether `element.tag` is one of `skipped_tags` (the walk does not enter those)."""
-    cdef long* kept = NULL
-    cdef bint known
-    cdef bint skipped
-    if c_node.ns is NULL:
-        kept = memo_slot(memo, c_node.name, &known)
-        if kept is not NULL and known:
-            return kept[0]
-    skipped = cetree.namespacedName(c_node) in skipped_tags
-    if kept is not NULL:
-        kept[0] = skipped
-    return skipped
-
-
 cdef int _put_run(Buffer* buffer, const unsigned char* text, bint normalise, int* state) except -1:
     """`_put_text` over a libxml2 text node's UTF-8; RUN_INVALID if it is not valid UTF-8."""
     cdef size_t length = strlen(<const char*>text)
@@ -673,7 +658,7 @@ def page_keys(root, skipped_tags, bint normalise, tuple url_names, prefix_of):
     buffer.capacity = 0
     try:
         while True:
-            skipped = _is_skipped(c_node, &table, skipped_tags)
+            skipped = tag_in(c_node, &table, skipped_tags)
             own = _own_text_state(c_node) if not skipped else 0
             if own < 0:
                 return None

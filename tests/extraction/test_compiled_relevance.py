@@ -163,3 +163,16 @@ def test_the_first_of_equally_good_groups_wins() -> None:
     )
     compiled, python = both_answers(parse_document(html), "river", CONFIG)
     assert compiled == python == ([], [0])
+
+
+def test_a_missing_element_is_refused() -> None:
+    from newscrawl.extraction._relevance import relevant_blocks
+
+    document = parse_document("<div><p>river bridge</p><p>more river</p></div>")
+    keywords = frozenset({"river"})
+    counts = count_segment_words(document, keywords)
+    document.node_elements[document.segments[0].node] = None  # type: ignore[call-overload]
+    with pytest.raises(TypeError):
+        relevant_blocks(
+            document, counts, keywords, True, 0.99, 0.0, relevance._PARAGRAPH_TAGS, count_words
+        )
