@@ -4,8 +4,8 @@
 # `relevant_blocks` is `_relevant_blocks` with `_best_group`, line for line: the removed and
 # link-only tests per block, the headline test, and the paragraph groups keyed by walk index.
 # It reads the walk's pieces and segments through their C fields and the blocks' tags from
-# libxml2's nodes, so a page costs no Python frame per block; tests/extraction/test_relevance.py
-# compares it with the Python loops.
+# libxml2's nodes, so a page costs no Python frame per block;
+# tests/extraction/test_compiled_relevance.py compares it with the Python loops.
 
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc
@@ -40,11 +40,19 @@ cdef inline xmlNode* _c_node_of(object element) except NULL:
     return require_element(element)._c_node
 
 
-cdef Py_ssize_t _node_at(list values, Py_ssize_t node) except? -2:
-    """`values[node]` of a walk array, refusing what would read past it."""
-    if not 0 <= node < len(values):
+cdef Py_ssize_t _walk_index(Py_ssize_t node, Py_ssize_t node_count) except -1:
+    """`node`, if it is a walk index; IndexError rather than a read past the walk's arrays."""
+    if not 0 <= node < node_count:
         raise IndexError("walk index out of range")
-    return values[node]
+    return node
+
+
+cdef Py_ssize_t _parent_of(list parents, Py_ssize_t node) except -2:
+    """`parents[node]`: a walk index, or -1 above the root."""
+    cdef Py_ssize_t parent = parents[_walk_index(node, len(parents))]
+    if parent != -1:
+        _walk_index(parent, len(parents))
+    return parent
 
 
 cdef tuple _best_group(
@@ -76,15 +84,13 @@ cdef tuple _best_group(
         if not blocks.words[i]:
             continue
         node = (<Segment?>segments[i]).node
-        parent = _node_at(parents, node)
+        parent = _parent_of(parents, node)
         if not tag_in(_c_node_of(elements[node]), table, paragraph_tags) and (
-            parent < 0 or not tag_in(
-                _c_node_of(elements[_node_at_checked(elements, parent)]), table, paragraph_tags
-            )
+            parent < 0 or not tag_in(_c_node_of(elements[parent]), table, paragraph_tags)
         ):
             continue
         # Siblings, or nodes whose parents are siblings, share a grandparent.
-        anchor = _node_at(parents, parent) if parent >= 0 else -1
+        anchor = _parent_of(parents, parent) if parent >= 0 else -1
         key = anchor if anchor >= 0 else node
         group = blocks.group_of[key]
         if group < 0:
@@ -121,13 +127,6 @@ cdef tuple _best_group(
     return best, members
 
 
-cdef inline Py_ssize_t _node_at_checked(list elements, Py_ssize_t node) except -1:
-    """`node`, if it indexes `elements`."""
-    if not 0 <= node < len(elements):
-        raise IndexError("walk index out of range")
-    return node
-
-
 def relevant_blocks(
     document,
     counts,
@@ -143,7 +142,7 @@ def relevant_blocks(
     cdef list segments = document.segments
     cdef list elements = document.node_elements
     cdef list parents = document.node_parents
-    cdef set removed = document.removed_pieces
+    removed = document.removed_pieces
     cdef const int64_t[:, :] counted = counts
     cdef const int64_t[:, :] recounted
     cdef Py_ssize_t piece_count = len(pieces)
@@ -176,6 +175,7 @@ def relevant_blocks(
     memset(&blocks, 0, sizeof(Blocks))
     memset(&table, 0, sizeof(TagMemo))
     try:
+        # One slot more than needed everywhere: malloc(0) may answer NULL.
         is_removed = <char*>malloc(piece_count + 1)
         blocks.words = <int64_t*>malloc((count + 1) * sizeof(int64_t))
         blocks.keys = <int64_t*>malloc((count + 1) * sizeof(int64_t))
@@ -192,11 +192,9 @@ def relevant_blocks(
             or blocks.group_keys is NULL or blocks.group_of is NULL
         ):
             raise MemoryError()
-        memset(is_removed, 0, piece_count + 1)
-        for item in removed:
-            # Only piece indices count: `removed.__contains__` over range(len(pieces)).
-            if type(item) is int and 0 <= item < piece_count:
-                is_removed[<Py_ssize_t>item] = 1
+        for index in range(piece_count):
+            # Asked of `removed` as the Python loop asks it: equal keys (True, 1.0) count too.
+            is_removed[index] = index in removed
         for index in range(node_count):
             blocks.group_of[index] = -1
 
@@ -233,6 +231,8 @@ def relevant_blocks(
                 blocks.link_only[i] = linked
         if partial:
             recounted = count_words(partial_texts, keywords)
+            if recounted.shape[0] != 2 or recounted.shape[1] != len(partial):
+                raise ValueError("count_words must give 2 rows and a column per text")
             for index in range(len(partial)):
                 i = partial[index]
                 blocks.words[i] = recounted[0, index]

@@ -6,6 +6,7 @@ import random
 
 import lxml.etree
 import lxml.html
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -89,6 +90,12 @@ def test_compiled_loops_equal_the_python_loops_with_random_removals(seed: int) -
     document.removed_pieces |= {-1, pieces, pieces + 5}  # not piece indices: ignored by both
     for config in (CONFIG, LOOSE):
         assert_same_blocks(document, page.title, config)
+    # Keys equal to a piece index count as it, in any container `in` works on.
+    odd: set[object] = {np.int64(1), True, 3.0, "4"}
+    document.removed_pieces = odd  # type: ignore[assignment]
+    assert_same_blocks(document, page.title, CONFIG)
+    document.removed_pieces = frozenset(range(0, pieces, 2))  # type: ignore[assignment]
+    assert_same_blocks(document, page.title, CONFIG)
 
 
 @PROPERTY_SETTINGS
@@ -139,6 +146,25 @@ def test_malformed_input_is_refused_not_read_out_of_bounds() -> None:
     document.segments[0].node = len(document.node_parents)
     with pytest.raises(IndexError):
         relevant_blocks(document, count_segment_words(document, keywords), keywords, *arguments)
+    # A parent (or grandparent) index past the walk's arrays.
+    for broken in (10**6, 10**11, -7):
+        document = parse_document("<div><div><p>river bridge</p></div></div>")
+        node = document.segments[0].node
+        document.node_parents[document.node_parents[node]] = broken
+        with pytest.raises(IndexError):
+            relevant_blocks(document, count_segment_words(document, keywords), keywords, *arguments)
+    # A word counter that answers in the wrong shape: both refuse it.
+    partial = parse_document("<p>river <b>bridge</b> more</p>")
+    partial.removed_pieces = {1}  # one of the block's three pieces: its words are recounted
+    counts = count_segment_words(partial, keywords)
+    for shape in ((2, 0), (1, 1), (3, 1)):
+
+        def wrong(texts: list[str], words: object, shape: tuple[int, int] = shape) -> np.ndarray:
+            return np.zeros(shape, dtype=np.int64)
+
+        for find in (relevant_blocks, _relevant_blocks):
+            with pytest.raises(ValueError):
+                find(partial, counts, keywords, True, 0.99, 0.0, relevance._PARAGRAPH_TAGS, wrong)
     with pytest.raises(ZeroDivisionError):
         _relevant_blocks(
             parse_document("<p>x</p>"),
