@@ -408,7 +408,10 @@ def index_text(document, skipped_tags, block_tags):
 
 
 def joined_text(list texts, Py_ssize_t first, Py_ssize_t last):
-    """`" ".join(" ".join(texts[first:last]).split())`: a segment's text from its pieces."""
+    """`" ".join(" ".join(texts[first:last]).split())`: a segment's text from its pieces.
+
+    A range that slicing would clamp (past the end, or first after last) is refused instead.
+    """
     if not 0 <= first <= last <= len(texts):
         raise IndexError("piece range out of bounds")
     return _joined_text(texts, first, last)
@@ -433,11 +436,11 @@ cdef str _joined_text(list texts, Py_ssize_t first, Py_ssize_t last):
     cdef unsigned char* narrow = NULL
     cdef Py_UCS4* wide = NULL
     cdef Py_UCS4 ch
-    cdef str text
+    cdef object text
     for index in range(first, last):
         text = texts[index]
-        if text is None:
-            raise TypeError("piece texts must be str, not None")
+        if not isinstance(text, str):
+            raise TypeError(f"piece texts must be str, not {type(text).__name__}")
         # Every piece but the first may bring one joining space.
         capacity += PyUnicode_GET_LENGTH(text) + 1
         ascii = ascii and PyUnicode_IS_ASCII(text)
@@ -610,7 +613,10 @@ cdef long _marker_bits(
 
 @cython.boundscheck(True)
 def ancestor_flags(list elements, list parents, list nodes, dict tag_flags, marker_flags):
-    """`block_features._ancestor_flags` over a Document's `node_elements` and `node_parents`."""
+    """`block_features._ancestor_flags` over a Document's `node_elements` and `node_parents`.
+
+    `marker_flags` must leave the tree as it is: the memo points into its attribute values.
+    """
     cdef Py_ssize_t count = len(parents)
     cdef Py_ssize_t chain_size
     cdef Py_ssize_t node
@@ -620,7 +626,6 @@ def ancestor_flags(list elements, list parents, list nodes, dict tag_flags, mark
     cdef long* known = NULL
     cdef Py_ssize_t* chain = NULL
     cdef xmlNode* c_node
-    cdef cetree._Element element
     cdef TagMemo table
     cdef MarkerMemo memo
     cdef dict value_flags = {}
@@ -650,8 +655,7 @@ def ancestor_flags(list elements, list parents, list nodes, dict tag_flags, mark
             while chain_size:
                 chain_size -= 1
                 step = chain[chain_size]
-                element = elements[step]
-                c_node = element._c_node
+                c_node = require_element(elements[step])._c_node
                 # Without attribute declarations, an attribute absent from the node is absent.
                 in_place = c_node.doc is not NULL and not _declares_attributes(c_node.doc)
                 flags = inherited | _tag_value(c_node, &table, tag_flags)

@@ -13,12 +13,10 @@ import lxml.html
 try:
     # The compiled walk (built by `pip install`, see setup.py): the same Document, faster.
     from newscrawl.extraction import _text_walk as _compiled_walk
-    from newscrawl.extraction._text_walk import index_text as _compiled_index_text
 except ImportError:  # not built, or built for another lxml: `_index_text` does the same job
     _compiled_walk = None  # type: ignore[assignment]
-    _compiled_index_text = None  # type: ignore[assignment]
 # Whether parse_document uses the compiled walk rather than `_index_text`.
-COMPILED_WALK: bool = _compiled_index_text is not None
+COMPILED_WALK: bool = _compiled_walk is not None
 
 # Containers whose text is never article text.
 SKIPPED_TAGS = frozenset(
@@ -320,9 +318,7 @@ def _hoist_children(element: lxml.html.HtmlElement) -> None:
 def parse_document(html: str | bytes, *, url: str | None = None) -> Document:
     """Parse a page and index its visible text into pieces and blocks."""
     document = Document(tree=parse_tree(html), url=url, pieces=[], segments=[], piece_range={})
-    if _compiled_index_text is None or not _compiled_index_text(
-        document, SKIPPED_TAGS, BLOCK_TAGS
-    ):
+    if _compiled_walk is None or not _compiled_walk.index_text(document, SKIPPED_TAGS, BLOCK_TAGS):
         _index_text(document)
     return document
 

@@ -21,6 +21,7 @@ from newscrawl.extraction.document import (
     BLOCK_TAGS,
     SKIPPED_TAGS,
     Document,
+    TextPiece,
 )
 from newscrawl.extraction.static_noise import _URL_NAMES
 
@@ -54,6 +55,7 @@ def test_judge_candidates_checks_its_ranges() -> None:
 @pytest.mark.parametrize(
     ("call", "arguments"),
     [
+        (node_keys, ([TextPiece("x", None, False, 0)], True, _URL_NAMES, str)),
         (node_keys, ([SimpleNamespace(text="x", element=None)], True, _URL_NAMES, str)),
         (page_keys, (None, SKIPPED_TAGS, True, _URL_NAMES, str)),
         (scan_elements, (None, (), (), ())),
