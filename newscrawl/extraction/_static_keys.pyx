@@ -162,7 +162,6 @@ cdef inline void _put(Buffer* buffer, const unsigned char* data, size_t length) 
     buffer.size += length
 
 
-
 cdef inline bint _is_ascii(const unsigned char* text, size_t length) noexcept nogil:
     """Whether the bytes are all ASCII."""
     cdef size_t index
@@ -698,7 +697,6 @@ cdef inline xmlNode* _first_element(xmlNode* c_node) noexcept nogil:
 def blake2b64(bytes data):
     """`static_noise.hash_key` of bytes: BLAKE2b with an 8-byte digest, read little-endian."""
     return nc_blake2b64(<const unsigned char*>PyBytes_AS_STRING(data), len(data))
-
 
 
 def node_supports(list keys, dict counts, Py_ssize_t page_count):

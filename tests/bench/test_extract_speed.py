@@ -41,11 +41,11 @@ def test_timer_settles_the_allocator_around_each_call_only_when_asked(
     calls: list[str] = []
     monkeypatch.setattr(extract_speed, "settle_allocator", lambda: calls.append("settle"))
     settled = extract_speed.Timer(settle=True)
-    assert settled(lambda: calls.append("call")) >= 0
+    settled(lambda: calls.append("call"))
     assert calls == ["settle", "call", "settle"]
     calls.clear()
-    ms, value = settled.keeping(lambda: calls.append("kept") or 7)
-    assert (value, calls) == (7, ["settle", "kept", "settle"])
+    assert settled.keeping(lambda: calls.append("kept") or 7)[1] == 7
+    assert calls == ["settle", "kept", "settle"]
     calls.clear()
     bare = extract_speed.Timer(settle=False)
     bare(lambda: calls.append("call"))
