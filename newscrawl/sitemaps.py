@@ -1,18 +1,58 @@
-"""Sitemaps (urlset, sitemapindex, Google News) parsed safely with lxml, keeping news metadata."""
+"""Sitemaps read safely and incrementally: XML urlset/sitemapindex, plain text, RSS/Atom, JSON Feed.
+
+Bodies may be gzipped (whatever the headers said). The XML is streamed through an lxml pull
+parser that expands no entities and fetches nothing, so memory stays flat however many
+entries a document lists; an entry cut off by a truncated body is dropped and counted.
+"""
 
 from __future__ import annotations
 
+import codecs
+import contextlib
+import re
 import zlib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from urllib.parse import urljoin
 
 from lxml import etree
 
+from newscrawl.dates import parse_w3c_datetime
+from newscrawl.feeds import parse_json_feed
+from newscrawl.plain_text import to_plain_text
+
 GZIP_MAGIC = b"\x1f\x8b"
-# The sitemap protocol caps an uncompressed sitemap at 50 MB.
+# The sitemap protocol caps an uncompressed sitemap at 50 MB and 50,000 URLs.
 DEFAULT_MAX_SIZE = 50 * 1024 * 1024
+MAX_URLS_PER_SITEMAP = 50_000
 _CHUNK = 64 * 1024
+# Where ultimate-sitemap-parser looks for sitemaps a site does not announce in robots.txt.
+WELL_KNOWN_SITEMAP_PATHS = (
+    "/sitemap.xml",
+    "/sitemap.xml.gz",
+    "/sitemap_index.xml",
+    "/sitemap-index.xml",
+    "/sitemap_index.xml.gz",
+    "/sitemap-index.xml.gz",
+    "/.sitemap.xml",
+    "/sitemap",
+    "/admin/config/search/xmlsitemap",
+    "/sitemap/sitemap-index.xml",
+    "/sitemap_news.xml",
+    "/sitemap-news.xml",
+    "/sitemap_news.xml.gz",
+    "/sitemap-news.xml.gz",
+    "/news-sitemap.xml",
+)
+# Root element -> document kind, and the element that holds one entry in that kind.
+_ROOT_KINDS = {
+    "urlset": "urlset", "sitemapindex": "sitemapindex", "rss": "rss", "RDF": "rss",
+    "feed": "atom",
+}
+_ENTRY_TAGS = {"urlset": "url", "sitemapindex": "sitemap", "rss": "item", "atom": "entry"}
+_FEED_DATE_FIELDS = ("pubDate", "published", "issued", "date", "created", "updated", "modified")
+_ROBOTS_SITEMAP_KEYS = (b"sitemap", b"site-map")
 
 
 class SitemapError(ValueError):
@@ -21,7 +61,7 @@ class SitemapError(ValueError):
 
 @dataclass(frozen=True)
 class SitemapEntry:
-    """One <url> or <sitemap> element, with the Google News fields when present."""
+    """One listed URL, with the Google News (or feed item) fields when present."""
 
     loc: str
     lastmod: datetime | None = None
@@ -35,26 +75,47 @@ class SitemapEntry:
         """The publication date if known, else the last modification date."""
         return self.news_publication_date or self.lastmod
 
+    @property
+    def has_news(self) -> bool:
+        """True when the entry says more about its article than where it is."""
+        return bool(self.news_title or self.news_publication_date or self.news_keywords)
+
 
 @dataclass(frozen=True)
 class ParsedSitemap:
-    """A parsed sitemap: `kind` is "urlset", "sitemapindex" or "" when it is neither."""
+    """A parsed sitemap.
+
+    `kind` is "urlset", "sitemapindex", "text", "rss", "atom", "jsonfeed", or "" when the
+    document is none of them. `truncated` counts entries cut off by the end of the body,
+    `over_limit` those past the per-document limit; `error` says why a body was refused.
+    """
 
     kind: str
     entries: tuple[SitemapEntry, ...] = ()
+    truncated: int = 0
+    over_limit: int = 0
+    error: str | None = None
+
+    @property
+    def lists_sitemaps(self) -> bool:
+        """True for a sitemap index, whose entries are more sitemaps."""
+        return self.kind == "sitemapindex"
 
 
 def build_safe_parser() -> etree.XMLParser:
     """Return an XML parser that expands no entities, fetches nothing and refuses huge trees."""
-    return etree.XMLParser(
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        huge_tree=False,
-        recover=True,
-        remove_comments=True,
-        remove_pis=True,
-    )
+    return etree.XMLParser(**_SAFE_PARSER_OPTIONS)
+
+
+_SAFE_PARSER_OPTIONS: dict[str, bool] = {
+    "resolve_entities": False,
+    "no_network": True,
+    "load_dtd": False,
+    "huge_tree": False,
+    "recover": True,
+    "remove_comments": True,
+    "remove_pis": True,
+}
 
 
 def is_gzip(data: bytes) -> bool:
@@ -62,49 +123,195 @@ def is_gzip(data: bytes) -> bool:
     return data[:2] == GZIP_MAGIC
 
 
+class _Inflated:
+    """The chunks of a body, gunzipped on the fly when it is gzip; notes a cut-off stream."""
+
+    def __init__(self, body: bytes, max_size: int) -> None:
+        self.body = body
+        self.max_size = max_size
+        self.cut_off = False
+
+    def __iter__(self) -> Iterator[bytes]:
+        if not is_gzip(self.body):
+            for start in range(0, len(self.body), _CHUNK):
+                yield self.body[start : start + _CHUNK]
+            return
+        decompressor = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+        pending, produced = self.body, 0
+        while pending and not decompressor.eof:
+            try:
+                chunk = decompressor.decompress(pending, _CHUNK)
+            except zlib.error as exc:
+                if not produced:
+                    raise SitemapError(f"invalid gzip body: {exc}") from exc
+                self.cut_off = True
+                return
+            produced += len(chunk)
+            if produced > self.max_size:
+                raise SitemapError(f"gzip body exceeds {self.max_size} bytes once decompressed")
+            pending = decompressor.unconsumed_tail
+            if chunk:
+                yield chunk
+        if not decompressor.eof:
+            if not produced:
+                raise SitemapError("truncated gzip body")
+            self.cut_off = True
+
+
 def decompress_gzip(data: bytes, max_size: int = DEFAULT_MAX_SIZE) -> bytes:
     """Gunzip `data`, refusing output larger than `max_size` bytes (gzip bombs)."""
-    decompressor = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
-    output = bytearray()
-    pending = data
+    if not is_gzip(data):
+        raise SitemapError("invalid gzip body: no gzip header")
+    return b"".join(_Inflated(data, max_size))
+
+
+def parse_sitemap(
+    body: bytes,
+    base_url: str | None = None,
+    *,
+    max_size: int = DEFAULT_MAX_SIZE,
+    max_urls: int = MAX_URLS_PER_SITEMAP,
+) -> ParsedSitemap:
+    """Parse a sitemap document, gzipped or not; relative XML locations resolve against `base_url`.
+
+    A gzip body that is invalid or inflates past `max_size` is refused with its `error`.
+    """
     try:
-        while pending:
-            output += decompressor.decompress(pending, _CHUNK)
-            if len(output) > max_size:
-                raise SitemapError(f"gzip body exceeds {max_size} bytes once decompressed")
-            pending = decompressor.unconsumed_tail
-            if decompressor.eof:
+        return _read_sitemap(body, base_url, max_size, max_urls)
+    except SitemapError as exc:
+        return ParsedSitemap(kind="", error=str(exc))
+
+
+def _read_sitemap(body: bytes, base_url: str | None, max_size: int, max_urls: int) -> ParsedSitemap:
+    inflated = _Inflated(body, max_size)
+    chunks = iter(inflated)
+    head = b""
+    for chunk in chunks:
+        head += chunk
+        if head.lstrip(b"\xef\xbb\xbf \t\r\n"):
+            break
+    start = _strip_bom(head).lstrip()
+    if not start:
+        return ParsedSitemap(kind="")
+    everything = _prepend(head, chunks)
+    if start.startswith(b"<"):
+        reader = _XmlEntryReader(base_url, max_urls)
+        for chunk in everything:
+            if not reader.feed(chunk):
                 break
-    except zlib.error as exc:
-        if not output:
-            raise SitemapError(f"invalid gzip body: {exc}") from exc
-    if not output and not decompressor.eof:
-        raise SitemapError("truncated gzip body")
-    return bytes(output)
+        return reader.close()
+    if start.startswith((b"{", b"[")):
+        return _read_json_feed(b"".join(everything), base_url, max_size, max_urls)
+    if start[:8].lower().startswith((b"http://", b"https://")):
+        return _read_text_sitemap(everything, inflated, max_urls)
+    return ParsedSitemap(kind="")
 
 
-def parse_sitemap(body: bytes, base_url: str | None = None) -> ParsedSitemap:
-    """Parse a sitemap document; relative <loc> values resolve against `base_url`."""
-    if not body.strip():
-        return ParsedSitemap(kind="")
+def _prepend(head: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
+    yield head
+    yield from rest
+
+
+def _strip_bom(data: bytes) -> bytes:
+    return data[3:] if data.startswith(codecs.BOM_UTF8) else data
+
+
+class _EntryCounter:
+    """Collects entries up to the per-document limit and counts the rest."""
+
+    def __init__(self, max_urls: int) -> None:
+        self.max_urls = max_urls
+        self.entries: list[SitemapEntry] = []
+        self.truncated = 0
+        self.over_limit = 0
+
+    @property
+    def full(self) -> bool:
+        return len(self.entries) >= self.max_urls
+
+    def add(self, entry: SitemapEntry | None) -> None:
+        if entry is None:
+            return
+        if self.full:
+            self.over_limit += 1
+        else:
+            self.entries.append(entry)
+
+    def build(self, kind: str) -> ParsedSitemap:
+        return ParsedSitemap(kind, tuple(self.entries), self.truncated, self.over_limit)
+
+
+class _XmlEntryReader:
+    """Stream XML into entries; only those whose end tag was read count, the rest is cut off."""
+
+    def __init__(self, base_url: str | None, max_urls: int) -> None:
+        self.base_url = base_url
+        self.parser = etree.XMLPullParser(events=("start", "end"), **_SAFE_PARSER_OPTIONS)
+        self.counter = _EntryCounter(max_urls)
+        self.kind: str | None = None
+        self.entry_tag = ""
+        self.depth = 0
+        self.entry_depth: int | None = None
+
+    def feed(self, chunk: bytes) -> bool:
+        """Parse one more chunk; False once the document is known not to be a sitemap."""
+        try:
+            self.parser.feed(chunk)
+        except etree.XMLSyntaxError:
+            return False
+        self._read_events(complete=True)
+        return self.kind != ""
+
+    def close(self) -> ParsedSitemap:
+        """Finish the document; entries libxml2 only closes now were cut off."""
+        with contextlib.suppress(etree.XMLSyntaxError):
+            self.parser.close()
+        self._read_events(complete=False)
+        return self.counter.build(self.kind or "")
+
+    def _read_events(self, *, complete: bool) -> None:
+        for event, element in self.parser.read_events():
+            if not isinstance(element.tag, str) or self.kind == "":
+                continue
+            name = etree.QName(element).localname
+            if event == "start":
+                self.depth += 1
+                if self.kind is None:
+                    self.kind = _ROOT_KINDS.get(name, "")
+                    self.entry_tag = _ENTRY_TAGS.get(self.kind, "")
+                elif self.entry_depth is None and name == self.entry_tag:
+                    self.entry_depth = self.depth
+                continue
+            if self.depth == self.entry_depth:
+                self.entry_depth = None
+                self._finish_entry(element, complete)
+            elif self.entry_depth is None and self.depth > 1:
+                # Whatever lies between entries is not kept: memory stays flat.
+                element.clear()
+            self.depth -= 1
+
+    def _finish_entry(self, element: etree._Element, complete: bool) -> None:
+        if not complete:
+            self.counter.truncated += 1
+        elif self.counter.full:
+            self.counter.over_limit += 1
+        elif self.kind in ("urlset", "sitemapindex"):
+            self.counter.add(build_sitemap_entry(element, self.base_url))
+        else:
+            self.counter.add(build_feed_item_entry(element, self.base_url))
+        element.clear()
+        parent = element.getparent()
+        if parent is not None:
+            parent.remove(element)
+
+
+def _resolve(base_url: str | None, loc: str) -> str:
+    if not base_url:
+        return loc
     try:
-        root = etree.fromstring(body, parser=build_safe_parser())
-    except etree.XMLSyntaxError:
-        return ParsedSitemap(kind="")
-    if root is None:
-        return ParsedSitemap(kind="")
-    kind = etree.QName(root).localname
-    if kind not in ("urlset", "sitemapindex"):
-        return ParsedSitemap(kind="")
-    child_name = "url" if kind == "urlset" else "sitemap"
-    entries: list[SitemapEntry] = []
-    for element in root:
-        if not isinstance(element.tag, str) or etree.QName(element).localname != child_name:
-            continue
-        entry = build_sitemap_entry(element, base_url)
-        if entry is not None:
-            entries.append(entry)
-    return ParsedSitemap(kind=kind, entries=tuple(entries))
+        return urljoin(base_url, loc)
+    except ValueError:
+        return loc  # the spider's URL check names what is wrong with it
 
 
 def build_sitemap_entry(element: etree._Element, base_url: str | None) -> SitemapEntry | None:
@@ -126,45 +333,110 @@ def build_sitemap_entry(element: etree._Element, base_url: str | None) -> Sitema
         return None
     keywords = tuple(k.strip() for k in fields.get("keywords", "").split(",") if k.strip())
     return SitemapEntry(
-        loc=urljoin(base_url, loc) if base_url else loc,
+        loc=_resolve(base_url, loc),
         lastmod=parse_w3c_datetime(fields.get("lastmod")),
-        news_title=fields.get("title") or None,
+        news_title=to_plain_text(fields.get("title")),
         news_publication_date=parse_w3c_datetime(fields.get("publication_date")),
         news_keywords=keywords,
         news_language=fields.get("language") or None,
     )
 
 
+def build_feed_item_entry(element: etree._Element, base_url: str | None) -> SitemapEntry | None:
+    """Read one RSS <item> or Atom <entry> of a feed used as a sitemap; None without a link."""
+    link = guid = ""
+    title: str | None = None
+    dates: dict[str, str] = {}
+    for child in element:
+        if not isinstance(child.tag, str):
+            continue
+        name = etree.QName(child).localname
+        if name == "link":
+            rel = (child.get("rel") or "alternate").lower()
+            href = (child.get("href") or _element_text(child)).strip()
+            if href and rel == "alternate" and not link:
+                link = href
+        elif name == "guid" and child.get("isPermaLink", "true").lower() != "false":
+            guid = _element_text(child)
+        elif name == "title" and title is None:
+            title = to_plain_text("".join(child.itertext()))
+        elif name in _FEED_DATE_FIELDS:
+            dates.setdefault(name, _element_text(child))
+    about = element.get("{http://www.w3.org/1999/02/22-rdf-syntax-ns#}about") or ""
+    loc = link or (guid if guid.lower().startswith(("http://", "https://")) else "") or about
+    if not loc:
+        return None
+    published = next(
+        (d for d in (parse_w3c_datetime(dates.get(f)) for f in _FEED_DATE_FIELDS) if d), None
+    )
+    return SitemapEntry(
+        loc=_resolve(base_url, loc), news_title=title, news_publication_date=published
+    )
+
+
+def _read_text_sitemap(
+    chunks: Iterable[bytes], inflated: _Inflated, max_urls: int
+) -> ParsedSitemap:
+    """One URL per line; a last line without its newline in a cut-off gzip is dropped."""
+    counter = _EntryCounter(max_urls)
+    pending = b""
+    for chunk in chunks:
+        lines = (pending + chunk).split(b"\n")
+        pending = lines.pop()
+        for line in lines:
+            counter.add(_text_line_entry(line))
+    if pending.strip():
+        if inflated.cut_off:
+            counter.truncated += 1
+        else:
+            counter.add(_text_line_entry(pending))
+    return counter.build("text")
+
+
+def _text_line_entry(line: bytes) -> SitemapEntry | None:
+    text = _strip_bom(line).strip().decode("utf-8", errors="replace")
+    return SitemapEntry(loc=text) if text else None
+
+
+def _read_json_feed(
+    body: bytes, base_url: str | None, max_size: int, max_urls: int
+) -> ParsedSitemap:
+    """A JSON Feed used as a sitemap."""
+    if len(body) > max_size:
+        raise SitemapError(f"body exceeds {max_size} bytes")
+    parsed = parse_json_feed(body, base_url or "")
+    if parsed is None:
+        return ParsedSitemap(kind="")
+    counter = _EntryCounter(max_urls)
+    for entry in parsed.entries:
+        counter.add(
+            SitemapEntry(
+                loc=entry.link, news_title=entry.title, news_publication_date=entry.published
+            )
+        )
+    return counter.build("jsonfeed")
+
+
 def _element_text(element: etree._Element) -> str:
     return " ".join((element.text or "").split())
 
 
-def parse_w3c_datetime(value: str | None) -> datetime | None:
-    """Parse a W3C datetime ("2026-11-22", "2026-11-22T10:00:00Z", ...); naive means UTC."""
-    if not value:
-        return None
-    text = value.strip()
-    if text.endswith(("Z", "z")):
-        text = text[:-1] + "+00:00"
-    try:
-        parsed = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-
-
 def sitemap_urls_from_robots(body: bytes, base_url: str) -> list[str]:
-    """Return the absolute URLs of the `Sitemap:` lines of a robots.txt body."""
+    """Return the URLs of the `Sitemap:` (or `Site-map:`) lines of a robots.txt body.
+
+    Any casing, CR/LF/CRLF line ends, a leading BOM; relative URLs resolve against `base_url`.
+    """
     urls: list[str] = []
-    for raw_line in body.splitlines():
-        line = raw_line.split(b"#", 1)[0].strip()
+    for raw_line in _strip_bom(body).replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n"):
+        line = _strip_bom(raw_line.strip())
         key, sep, value = line.partition(b":")
-        if not sep or key.strip().lower() != b"sitemap":
+        if not sep or key.strip().lower() not in _ROBOTS_SITEMAP_KEYS:
             continue
-        try:
-            url = urljoin(base_url, value.strip().decode("utf-8"))
-        except UnicodeDecodeError:
+        # "#" starts a comment only after whitespace: it may be part of a URL's fragment.
+        text = re.split(r"\s#", value.decode("utf-8", errors="replace"), maxsplit=1)[0].strip()
+        if not text:
             continue
-        if url and url not in urls:
+        url = _resolve(base_url, text)
+        if url not in urls:
             urls.append(url)
     return urls
