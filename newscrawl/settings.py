@@ -85,6 +85,9 @@ NEWSCRAWL_QUALITY_MAX_SITES = 100
 NEWSCRAWL_CATEGORY_SEGMENT = 0
 # Largest sitemap accepted once gunzipped, in bytes (the sitemap protocol allows 50 MB).
 NEWSCRAWL_SITEMAP_MAX_SIZE = 50 * 1024 * 1024
+# Article URLs taken from sitemaps per crawl; the rest are counted (url_over_crawl_limit).
+# Each sitemap document is also read only up to the protocol's 50,000 URLs.
+NEWSCRAWL_SITEMAP_MAX_URLS = 1_000_000
 
 # Hostile input (docs/hostile-input.md). The SSRF guard refuses URLs (redirects too) that
 # resolve to private, loopback, link-local or reserved addresses, except those allowlisted

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
 from scrapy import Request, Spider, signals
 from scrapy.http import Response
@@ -13,6 +14,7 @@ from twisted.python.failure import Failure
 
 from newscrawl.items import PageItem
 from newscrawl.stats_keys import build_stats_key
+from newscrawl.url_checks import find_url_problem
 from spiders.article_pages import ArticleHint, build_page_item, log_article_failure
 from spiders.feed_polling import FeedPoller, PollSettings, read_poll_settings
 
@@ -20,6 +22,14 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
+# A parse still running after this long is given up (its thread finishes on its own); the
+# inputs that made parsers slow are capped before they start, so this is a backstop.
+PARSE_TIMEOUT_SECONDS = 60.0
+
+
+class ParseTimeoutError(Exception):
+    """A document took longer than PARSE_TIMEOUT_SECONDS to parse."""
 
 
 def is_transient_failure(failure: Failure) -> bool:
@@ -118,6 +128,33 @@ class PollingSpider(Spider):
             # Neither fetched nor stored: the next poll that lists it schedules it again,
             # instead of the seen-URL cache skipping it until a restart.
             self.poller.seen.discard([request.url])
+
+    async def run_parser(self, parse: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a pure parser in a thread, so the reactor keeps downloading meanwhile."""
+        try:
+            return await asyncio.wait_for(
+                asyncio.to_thread(parse, *args, **kwargs), PARSE_TIMEOUT_SECONDS
+            )
+        except TimeoutError as exc:
+            raise ParseTimeoutError(f"not parsed within {PARSE_TIMEOUT_SECONDS:g} s") from exc
+
+    def build_checked_request(
+        self, url: str, found_in: str, build: Callable[[str], Request]
+    ) -> Request | None:
+        """`build(url)` when the URL can be fetched; else None, logged and counted as bad_url.
+
+        Each URL taken from a document is checked on its own, so one unusable entry
+        (mailto:, javascript:, too long, unparsable) loses only itself.
+        """
+        problem = find_url_problem(url)
+        if problem is None:
+            try:
+                return build(url)
+            except ValueError as exc:
+                problem = str(exc)
+        logger.warning("Skipping unusable URL %.200r from %s: %s", url, found_in, problem)
+        self.inc_stat("bad_url")
+        return None
 
     def inc_stat(self, event: str, count: int = 1) -> None:
         """Increment the `newscrawl/<stats_component>/<event>` counter."""

@@ -19,7 +19,7 @@ from newscrawl.feeds import FeedEntry, ParsedFeed, discover_feed_links, parse_fe
 from newscrawl.xml_entities import declares_entities
 from spiders.article_pages import ArticleHint, build_article_request
 from spiders.feed_polling import FEED_META, FeedPoller
-from spiders.polling_spider import PollingSpider
+from spiders.polling_spider import ParseTimeoutError, PollingSpider
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -33,6 +33,25 @@ class FeedSource:
 
     url: str
     category: str | None = None
+
+
+@dataclass(frozen=True)
+class FeedDocument:
+    """A fetched feed parsed, or the feeds an HTML page announces when it is no feed."""
+
+    feed: ParsedFeed
+    announced: list[str]
+
+
+def read_feed_document(
+    body: bytes, url: str, content_type: str | None, discovered: bool
+) -> FeedDocument:
+    """Parse a feed; a page that is none is searched for feed links, unless it was itself
+    found that way (no chains of pages)."""
+    parsed = parse_feed(body, url, content_type)
+    if parsed.is_feed or parsed.error is not None or discovered:
+        return FeedDocument(parsed, [])
+    return FeedDocument(parsed, discover_feed_links(body, url))
 
 
 def is_web_url(url: str) -> bool:
@@ -151,17 +170,20 @@ class RssSpider(PollingSpider):
         headers = await self.poller.build_conditional_headers(url)
         return self.build_feed_request(source, discovered=discovered, headers=headers)
 
-    def parse_feed(
+    async def parse_feed(
         self, response: Response, source: FeedSource, discovered: bool = False
-    ) -> Iterator[Request] | AsyncIterator[Request]:
+    ) -> AsyncIterator[Request]:
         """Yield a request per feed entry, or per feed discovered in an HTML page.
 
-        With feed state in the database, the async variant also skips known articles,
-        handles 304 and schedules the next poll.
+        The document is parsed in a thread. With feed state in the database, known articles
+        are also skipped, 304s handled and the next poll scheduled.
         """
         if self.poller is not None:
-            return self.parse_polled_feed(response, source, discovered, self.poller)
-        return self.iterate_feed_requests(response, source, discovered)
+            async for request in self.parse_polled_feed(response, source, discovered, self.poller):
+                yield request
+            return
+        for request in await self.read_feed_requests(response, source, discovered):
+            yield request
 
     async def parse_polled_feed(
         self, response: Response, source: FeedSource, discovered: bool, poller: FeedPoller
@@ -171,7 +193,7 @@ class RssSpider(PollingSpider):
             self.inc_stat("feed_not_modified")
             await poller.record_not_modified(source.url)
             return
-        requests = list(self.iterate_feed_requests(response, source, discovered))
+        requests = await self.read_feed_requests(response, source, discovered)
         articles = [r for r in requests if r.callback == self.parse_article]
         unseen = set(await poller.select_unseen_urls([r.url for r in articles]))
         feeds = [r for r in requests if r.callback == self.parse_feed]
@@ -193,42 +215,77 @@ class RssSpider(PollingSpider):
         for request in self.select_article_requests(articles, unseen, poller):
             yield request
 
-    def iterate_feed_requests(
+    async def read_feed_requests(
         self, response: Response, source: FeedSource, discovered: bool
-    ) -> Iterator[Request]:
-        """The requests a fetched feed (or HTML page announcing feeds) leads to."""
+    ) -> list[Request]:
+        """Parse a fetched feed (or HTML page announcing feeds) off the reactor; its requests."""
         raw_type = response.headers.get(b"Content-Type")
         content_type = raw_type.decode("latin-1") if raw_type else None
-        parsed = parse_feed(response.body, response.url, content_type)
+        try:
+            document = await self.run_parser(
+                read_feed_document, response.body, response.url, content_type, discovered
+            )
+        except ParseTimeoutError as exc:
+            document = FeedDocument(ParsedFeed("", None, None, error=str(exc)), [])
+        return list(self.iterate_feed_requests(document, response, source))
+
+    def iterate_feed_requests(
+        self, document: FeedDocument, response: Response, source: FeedSource
+    ) -> Iterator[Request]:
+        """The requests a parsed feed (or HTML page announcing feeds) leads to."""
+        parsed = document.feed
+        if parsed.error is not None:
+            logger.warning("Feed %s could not be parsed: %s", response.url, parsed.error)
+            self.inc_stat("feed_unparsable")
+            return
         if not parsed.is_feed:
-            yield from self.discover_feeds(response, source, discovered)
+            yield from self.discover_feeds(document.announced, response, source)
             return
         self.inc_stat("feed_parsed")
         if declares_entities(response.body):
             logger.warning("Feed %s declares XML entities; they are not expanded", response.url)
             self.inc_stat("xml_entities_ignored")
+        if parsed.capped_fields:
+            logger.warning(
+                "Feed %s has %d author fields too long to be names; they are left out",
+                response.url, parsed.capped_fields,
+            )
+            self.inc_stat("author_field_capped", parsed.capped_fields)
         for title in parsed.entries_without_link:
             logger.info("Skipping feed entry without a link in %s: %s", response.url, title)
             self.inc_stat("entry_without_link")
         for entry in parsed.entries:
-            self.inc_stat("entry")
             hint = self.build_hint(entry, parsed, source, response.url)
-            yield build_article_request(
-                entry.link, hint, self.parse_article, self.handle_article_error
+            request = self.build_checked_request(
+                entry.link, response.url,
+                partial(
+                    build_article_request, hint=hint, callback=self.parse_article,
+                    errback=self.handle_article_error,
+                ),
             )
+            if request is not None:
+                self.inc_stat("entry")
+                yield request
 
     def discover_feeds(
-        self, response: Response, source: FeedSource, discovered: bool
+        self, links: list[str], response: Response, source: FeedSource
     ) -> Iterator[Request]:
         """Yield requests for the feeds an HTML page announces; log pages that announce none."""
-        links = [] if discovered else discover_feed_links(response.body, response.url)
         if not links:
             logger.warning("No feed found at %s", response.url)
             self.inc_stat("not_a_feed")
             return
         for link in links:
-            self.inc_stat("feed_discovered")
-            yield self.build_feed_request(FeedSource(link, source.category), discovered=True)
+            request = self.build_checked_request(
+                link, response.url,
+                lambda url: self.build_feed_request(
+                    FeedSource(url, source.category), discovered=True
+                ),
+            )
+            if request is not None:
+                logger.info("Feed %s found in %s", link, response.url)
+                self.inc_stat("feed_discovered")
+                yield request
 
     def build_hint(
         self, entry: FeedEntry, parsed: ParsedFeed, source: FeedSource, feed_url: str

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, Self
@@ -14,35 +15,41 @@ from scrapy import Request
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
+from newscrawl import settings as project_settings
 from newscrawl.categories import category_from_url
+from newscrawl.feeds import discover_feed_links
+from newscrawl.items import PageItem
 from newscrawl.sitemaps import (
     DEFAULT_MAX_SIZE,
+    MAX_URLS_PER_SITEMAP,
+    WELL_KNOWN_SITEMAP_PATHS,
+    ParsedSitemap,
     SitemapEntry,
-    SitemapError,
-    decompress_gzip,
-    is_gzip,
     parse_sitemap,
     parse_w3c_datetime,
     sitemap_urls_from_robots,
 )
+from newscrawl.stats_keys import build_stats_key
 from newscrawl.xml_entities import declares_entities
 from spiders.article_pages import ArticleHint, build_article_request
 from spiders.feed_polling import FEED_META, FeedPoller
-from spiders.polling_spider import PollingSpider
+from spiders.polling_spider import ParseTimeoutError, PollingSpider
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 logger = logging.getLogger(__name__)
-# Tried in this order when robots.txt names no sitemap.
-COMMON_SITEMAP_PATHS = ("/sitemap.xml", "/sitemap_index.xml", "/news-sitemap.xml")
+# Sitemaps, robots.txt and homepages go before article pages: a news sitemap read before
+# the page it lists can still give that page its headline and date.
+SOURCE_PRIORITY = 10
 
 
 class SitemapSpider(PollingSpider):
     """Crawl the articles listed in sitemaps, keeping news:title, publication date and keywords.
 
-    Arguments: `-a sitemap=URL[,URL...]` and/or `-a site=URL` (discovery through robots.txt,
-    then the common sitemap names), `-a since=DATE`, `-a allow=REGEX`, `-a deny=REGEX`,
+    Arguments: `-a sitemap=URL[,URL...]` and/or `-a site=URL` (discovery: the robots.txt
+    Sitemap lines, then always the well-known sitemap paths, then the feeds the homepage
+    announces, read as sitemaps), `-a since=DATE`, `-a allow=REGEX`, `-a deny=REGEX`,
     `-a every=1h` (or NEWSCRAWL_POLL_INTERVAL) to re-poll the sitemaps until stopped.
     """
 
@@ -59,6 +66,7 @@ class SitemapSpider(PollingSpider):
         deny: str | None = None,
         category_segment: int | str = 0,
         max_size: int | str = DEFAULT_MAX_SIZE,
+        max_urls: int | str = project_settings.NEWSCRAWL_SITEMAP_MAX_URLS,
         every: str | None = None,
         *args: Any,
         **kwargs: Any,
@@ -77,11 +85,19 @@ class SitemapSpider(PollingSpider):
         self.deny = re.compile(deny) if deny else None
         self.category_segment = int(category_segment)
         self.max_size = int(max_size)
+        # Article URLs taken from sitemaps in this crawl, against NEWSCRAWL_SITEMAP_MAX_URLS.
+        self.max_urls = int(max_urls)
+        self.urls_taken = 0
         self.every = every
         self.poll_settings = None
         self.poller = None
         # The top-level sitemaps a polling crawl re-polls: given ones, then discovered ones.
         self.polled_sitemaps: dict[str, None] = dict.fromkeys(self.sitemap_urls)
+        # Every sitemap found so far, with how it was found: each is read once.
+        self.found_sitemaps: dict[str, str] = dict.fromkeys(self.sitemap_urls, "given")
+        # News data of listed URLs not fetched yet: whichever sitemap listed a URL first,
+        # the page gets the headline and date of the one that has them.
+        self.news_hints: dict[str, ArticleHint] = {}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
@@ -89,6 +105,12 @@ class SitemapSpider(PollingSpider):
         kwargs.setdefault("category_segment", settings.getint("NEWSCRAWL_CATEGORY_SEGMENT", 0))
         kwargs.setdefault(
             "max_size", settings.getint("NEWSCRAWL_SITEMAP_MAX_SIZE", DEFAULT_MAX_SIZE)
+        )
+        kwargs.setdefault(
+            "max_urls",
+            settings.getint(
+                "NEWSCRAWL_SITEMAP_MAX_URLS", project_settings.NEWSCRAWL_SITEMAP_MAX_URLS
+            ),
         )
         return super().from_crawler(crawler, *args, **kwargs)
 
@@ -104,48 +126,97 @@ class SitemapSpider(PollingSpider):
             for url in self.sitemap_urls:
                 yield self.build_sitemap_request(url)
         for site in self.site_urls:
-            yield Request(
-                urljoin(site, "/robots.txt"),
-                callback=self.parse_robots,
-                errback=self.handle_robots_error,
-                cb_kwargs={"site": site},
+            request = self.build_checked_request(
+                urljoin(site, "/robots.txt"), "the site argument",
+                partial(
+                    Request, callback=self.parse_robots, errback=self.handle_robots_error,
+                    cb_kwargs={"site": site}, priority=SOURCE_PRIORITY,
+                ),
             )
+            if request is not None:
+                yield request
 
-    def parse_robots(
-        self, response: Response, site: str
-    ) -> Iterator[Request] | Coroutine[Any, Any, list[Request]]:
-        """Follow the robots.txt `Sitemap:` lines, else try the common sitemap names."""
-        urls = sitemap_urls_from_robots(response.body, response.url)
+    async def parse_robots(self, response: Response, site: str) -> AsyncIterator[Request]:
+        """Follow the robots.txt Sitemap lines, then probe the well-known paths and homepage."""
+        urls = [
+            url for url in sitemap_urls_from_robots(response.body, response.url)
+            if self.claim_sitemap(url, "robots.txt", response.url)
+        ]
+        self.inc_stat("robots_sitemap", len(urls))
         if urls and self.poller is not None and self.poller.polling:
-            self.inc_stat("robots_sitemap", len(urls))
-            return self.add_polled_sitemaps(urls, self.poller)
-        return self.follow_robots(urls, site)
-
-    def follow_robots(self, urls: list[str], site: str) -> Iterator[Request]:
-        """Requests for the sitemaps robots.txt names, else for the common names."""
-        if urls:
-            self.inc_stat("robots_sitemap", len(urls))
+            await self.add_polled_sitemaps(urls, self.poller)
+        else:
             for url in urls:
-                yield self.build_sitemap_request(url)
-            return
-        yield from self.guess_sitemaps(site)
+                request = self.build_checked_request(url, response.url, self.build_sitemap_request)
+                if request is not None:
+                    yield request
+        for request in self.probe_site(site):
+            yield request
 
-    async def add_polled_sitemaps(self, urls: list[str], poller: FeedPoller) -> list[Request]:
+    async def add_polled_sitemaps(self, urls: list[str], poller: FeedPoller) -> None:
         """Hand discovered sitemaps to the poll loop, which fetches them when due."""
         await poller.register_feeds([(url, None) for url in urls])
         self.polled_sitemaps.update(dict.fromkeys(urls))
-        return []
 
     def handle_robots_error(self, failure: Failure) -> Iterator[Request]:
-        """Without a robots.txt, fall back to the common sitemap names."""
+        """Without a robots.txt, probe the well-known paths and the homepage all the same."""
         request = failure.request  # type: ignore[attr-defined]
         logger.info("No robots.txt at %s (%s)", request.url, failure.getErrorMessage())
-        yield from self.guess_sitemaps(request.cb_kwargs["site"])
+        yield from self.probe_site(request.cb_kwargs["site"])
 
-    def guess_sitemaps(self, site: str) -> Iterator[Request]:
-        """Yield requests for the common sitemap locations of a site."""
-        for path in COMMON_SITEMAP_PATHS:
-            yield self.build_sitemap_request(urljoin(site, path), self.handle_guess_error)
+    def claim_sitemap(self, url: str, how: str, found_in: str) -> bool:
+        """Note a discovered sitemap and how it was found; False when it is known already."""
+        if url in self.found_sitemaps:
+            self.inc_stat("sitemap_found_again")
+            return False
+        self.found_sitemaps[url] = how
+        logger.info("Sitemap %s found in %s", url, found_in)
+        return True
+
+    def probe_site(self, site: str) -> Iterator[Request]:
+        """Requests for the well-known sitemap paths ultimate-sitemap-parser tries, and the
+        homepage, whose announced feeds are read as sitemaps."""
+        self.inc_stat("site_probed")
+        for path in WELL_KNOWN_SITEMAP_PATHS:
+            url = urljoin(site, path)
+            if url in self.found_sitemaps:
+                continue
+            # Logged once it turns out to exist: most sites have few of these.
+            self.found_sitemaps[url] = "a well-known path"
+            request = self.build_checked_request(
+                url, site, partial(self.build_sitemap_request, errback=self.handle_guess_error)
+            )
+            if request is not None:
+                yield request
+        homepage = self.build_checked_request(
+            site, "the site argument",
+            partial(
+                Request, callback=self.parse_homepage, errback=self.handle_homepage_error,
+                priority=SOURCE_PRIORITY,
+            ),
+        )
+        if homepage is not None:
+            yield homepage
+
+    async def parse_homepage(self, response: Response) -> AsyncIterator[Request]:
+        """Read the feeds a homepage announces as sitemaps: they list its newest articles."""
+        links = await self.run_parser(discover_feed_links, response.body, response.url)
+        urls = [url for url in links if self.claim_sitemap(url, "the homepage", response.url)]
+        self.inc_stat("homepage_feed", len(urls))
+        if urls and self.poller is not None and self.poller.polling:
+            await self.add_polled_sitemaps(urls, self.poller)
+            return
+        for url in urls:
+            request = self.build_checked_request(url, response.url, self.build_sitemap_request)
+            if request is not None:
+                yield request
+
+    def handle_homepage_error(self, failure: Failure) -> None:
+        """A homepage that could not be fetched only means no feeds from it."""
+        request = getattr(failure, "request", None)
+        url = request.url if request is not None else "?"
+        logger.info("Homepage not fetched: %s (%s)", url, failure.getErrorMessage())
+        self.inc_stat("homepage_failed")
 
     def build_sitemap_request(
         self,
@@ -163,6 +234,7 @@ class SitemapSpider(PollingSpider):
             errback=errback or self.handle_sitemap_error,
             meta=meta,
             headers=headers,
+            priority=SOURCE_PRIORITY,
             # Re-polled sitemaps must pass the dupefilter every time.
             dont_filter=self.poller is not None and self.poller.polling,
         )
@@ -173,15 +245,18 @@ class SitemapSpider(PollingSpider):
         headers = await self.poller.build_conditional_headers(url)
         return self.build_sitemap_request(url, headers=headers)
 
-    def parse_sitemap(self, response: Response) -> Iterator[Request] | AsyncIterator[Request]:
-        """Yield requests for the child sitemaps of an index or the articles of a urlset.
+    async def parse_sitemap(self, response: Response) -> AsyncIterator[Request]:
+        """Yield requests for the child sitemaps of an index or the articles of a sitemap.
 
-        With sitemap state in the database, the async variant also skips known articles,
-        handles 304 and schedules the next poll.
+        The document is parsed in a thread. With sitemap state in the database, known
+        articles are also skipped, 304s handled and the next poll scheduled.
         """
         if self.poller is not None:
-            return self.parse_polled_sitemap(response, self.poller)
-        return self.iterate_sitemap_requests(response)
+            async for request in self.parse_polled_sitemap(response, self.poller):
+                yield request
+            return
+        for request in await self.read_sitemap_requests(response):
+            yield request
 
     async def parse_polled_sitemap(
         self, response: Response, poller: FeedPoller
@@ -197,7 +272,7 @@ class SitemapSpider(PollingSpider):
         ):
             # A guessed location that exists: from now on it is polled like a given one.
             self.polled_sitemaps[url] = None
-        requests = list(self.iterate_sitemap_requests(response))
+        requests = await self.read_sitemap_requests(response)
         articles = [r for r in requests if r.callback == self.parse_article]
         children = [r for r in requests if r.callback == self.parse_sitemap]
         unseen = set(await poller.select_unseen_urls([r.url for r in articles]))
@@ -217,52 +292,106 @@ class SitemapSpider(PollingSpider):
         for request in self.select_article_requests(articles, unseen, poller):
             yield request
 
-    def iterate_sitemap_requests(self, response: Response) -> Iterator[Request]:
-        """The requests a fetched sitemap leads to: child sitemaps or article pages."""
-        body = self.read_sitemap_body(response)
-        if body is None:
+    async def read_sitemap_requests(self, response: Response) -> list[Request]:
+        """Parse a fetched sitemap off the reactor; the requests it leads to."""
+        if declares_entities(response.body):
+            logger.warning("Sitemap %s declares XML entities; they are not expanded", response.url)
+            self.inc_stat("xml_entities_ignored")
+        try:
+            parsed = await self.run_parser(
+                parse_sitemap, response.body, response.url,
+                max_size=self.max_size, max_urls=MAX_URLS_PER_SITEMAP,
+            )
+        except ParseTimeoutError as exc:
+            parsed = ParsedSitemap(kind="", error=str(exc))
+        return list(self.iterate_sitemap_requests(parsed, response.url))
+
+    def iterate_sitemap_requests(self, parsed: ParsedSitemap, url: str) -> Iterator[Request]:
+        """The requests a parsed sitemap leads to: child sitemaps or article pages."""
+        if not parsed.kind:
+            if parsed.error:
+                logger.warning("Ignoring invalid sitemap %s: %s", url, parsed.error)
+            else:
+                logger.warning("Ignoring invalid sitemap: %s", url)
+            self.inc_stat("invalid_sitemap")
             return
-        parsed = parse_sitemap(body, response.url)
-        if parsed.kind == "sitemapindex":
+        how = self.found_sitemaps.get(url)
+        if how == "a well-known path":
+            logger.info("Sitemap %s found at a well-known path", url)
+            self.inc_stat("well_known_sitemap")
+        if parsed.truncated:
+            logger.warning("Sitemap %s is cut off: %d entries dropped", url, parsed.truncated)
+            self.inc_stat("entry_truncated", parsed.truncated)
+        if parsed.over_limit:
+            logger.warning(
+                "Sitemap %s lists more than %d URLs: %d ignored",
+                url, MAX_URLS_PER_SITEMAP, parsed.over_limit,
+            )
+            self.inc_stat("url_over_sitemap_limit", parsed.over_limit)
+        if parsed.lists_sitemaps:
             self.inc_stat("sitemap_index")
             for entry in parsed.entries:
                 if self.is_older(entry):
                     self.inc_stat("sitemap_too_old")
                     continue
-                yield self.build_sitemap_request(entry.loc)
-        elif parsed.kind == "urlset":
-            self.inc_stat("sitemap")
-            for entry in parsed.entries:
-                if not self.is_allowed(entry.loc):
-                    self.inc_stat("url_filtered")
-                elif self.is_older(entry):
-                    self.inc_stat("url_too_old")
-                else:
-                    self.inc_stat("url")
-                    yield build_article_request(
-                        entry.loc,
-                        self.build_hint(entry, response.url),
-                        self.parse_article,
-                        self.handle_article_error,
-                    )
-        else:
-            logger.warning("Ignoring invalid sitemap: %s", response.url)
-            self.inc_stat("invalid_sitemap")
+                request = self.build_checked_request(entry.loc, url, self.build_sitemap_request)
+                if request is not None:
+                    yield request
+            return
+        self.inc_stat("sitemap")
+        self.inc_stat(f"format_{parsed.kind}")
+        for entry in parsed.entries:
+            request = self.build_entry_request(entry, url)
+            if request is not None:
+                yield request
 
-    def read_sitemap_body(self, response: Response) -> bytes | None:
-        """Return the sitemap XML, gunzipped within the size cap; None (logged) if unreadable."""
-        body = response.body
-        if is_gzip(body):
-            try:
-                body = decompress_gzip(body, self.max_size)
-            except SitemapError as exc:
-                logger.warning("Ignoring invalid sitemap %s: %s", response.url, exc)
-                self.inc_stat("invalid_sitemap")
-                return None
-        if declares_entities(body):
-            logger.warning("Sitemap %s declares XML entities; they are not expanded", response.url)
-            self.inc_stat("xml_entities_ignored")
-        return body
+    def build_entry_request(self, entry: SitemapEntry, sitemap_url: str) -> Request | None:
+        """The article request of one sitemap entry, unless filtered, too old or over the limit."""
+        if not self.is_allowed(entry.loc):
+            self.inc_stat("url_filtered")
+            return None
+        if self.is_older(entry):
+            self.inc_stat("url_too_old")
+            return None
+        if self.urls_taken >= self.max_urls:
+            if not self.inc_stat_first("url_over_crawl_limit"):
+                logger.warning(
+                    "NEWSCRAWL_SITEMAP_MAX_URLS (%d) reached: further sitemap URLs are ignored",
+                    self.max_urls,
+                )
+            return None
+        hint = self.build_hint(entry, sitemap_url)
+        request = self.build_checked_request(
+            entry.loc, sitemap_url,
+            partial(
+                build_article_request, hint=hint, callback=self.parse_article,
+                errback=self.handle_article_error,
+            ),
+        )
+        if request is None:
+            return None
+        self.urls_taken += 1
+        self.inc_stat("url")
+        if entry.has_news and len(self.news_hints) < self.max_urls:
+            self.news_hints.setdefault(request.url, hint)
+        return request
+
+    def parse_article(self, response: Response, hint: ArticleHint) -> Iterator[PageItem]:
+        """The fetched page as a PageItem, with the news data any sitemap gave its URL."""
+        request_url = response.request.url if response.request is not None else response.url
+        url = response.meta.get("redirect_urls", [request_url])[0]
+        news = self.news_hints.pop(url, None)
+        if news is not None and news is not hint:
+            hint = merge_news_hint(hint, news)
+            self.inc_stat("news_merged")
+        return super().parse_article(response, hint)
+
+    def inc_stat_first(self, event: str) -> bool:
+        """Increment a counter; True when it had been counted before."""
+        stats = self.crawler.stats
+        before = stats.get_value(build_stats_key(self.stats_component, event)) if stats else None
+        self.inc_stat(event)
+        return bool(before)
 
     def is_allowed(self, url: str) -> bool:
         """True when the URL passes the allow and deny patterns."""
@@ -293,3 +422,13 @@ class SitemapSpider(PollingSpider):
     def handle_guess_error(self, failure: Failure) -> None:
         """A guessed sitemap location that does not exist is expected: count it only."""
         self.inc_stat("sitemap_guess_missing")
+
+
+def merge_news_hint(hint: ArticleHint, news: ArticleHint) -> ArticleHint:
+    """The hint a page was requested with, completed by the news data another sitemap gave."""
+    return dataclasses.replace(
+        hint,
+        title=hint.title or news.title,
+        published=hint.published or news.published,
+        keywords=hint.keywords or news.keywords,
+    )

@@ -30,6 +30,11 @@ BINARY_SIGNATURES = (
     b"OggS", b"ID3", b"\x00\x00\x01\x00",
 )
 SNIFF_BYTES = 4096
+# How UTF-16 and UTF-32 text starts, with a BOM or, for XML, with "<" and no BOM.
+WIDE_TEXT_STARTS = (
+    codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, codecs.BOM_UTF32_BE,
+    b"<\x00", b"\x00<", b"\x00\x00\x00<",
+)
 # A UTF-8 page with few stray single-byte sequences is "mixed", not mislabelled: a snippet
 # pasted in from a latin-1 source, say. Text in a non-Latin single-byte charset (cp1251...)
 # is dense with non-ASCII bytes and goes to charset detection instead.
@@ -44,8 +49,9 @@ def find_body_problem(body: bytes) -> str | None:
     head = body[:SNIFF_BYTES]
     if head.startswith(BINARY_SIGNATURES):
         return "binary"
-    # UTF-16/32 pages carry NUL bytes legitimately and announce themselves with a BOM.
-    if b"\x00" in head and not head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+    # UTF-16/32 pages and feeds carry NUL bytes legitimately (the UTF-32 LE BOM starts like
+    # the UTF-16 LE one, and "<\x00" covers "<\x00\x00\x00" too).
+    if b"\x00" in head and not head.startswith(WIDE_TEXT_STARTS):
         return "binary"
     return None
 

@@ -22,8 +22,13 @@ from tests.spiders.spider_building import (
 )
 
 
-def feed_requests(spider: RssSpider, response: Response, source: FeedSource) -> list[Request]:
-    return list(spider.parse_feed(response, source=source))
+def feed_requests(
+    spider: RssSpider, response: Response, source: FeedSource, discovered: bool = False
+) -> list[Request]:
+    async def collect() -> list[Request]:
+        return [r async for r in spider.parse_feed(response, source, discovered)]
+
+    return asyncio.run(collect())
 
 
 def collect_start(spider: RssSpider) -> list[Request]:
@@ -107,7 +112,7 @@ def test_html_page_leads_to_its_announced_feeds_once() -> None:
     assert all(r.cb_kwargs["discovered"] for r in requests)
     assert requests[0].cb_kwargs["source"].category == "news"
     # A discovered "feed" that is again HTML is not followed any further.
-    again = list(spider.parse_feed(page, source=FeedSource(url), discovered=True))
+    again = feed_requests(spider, page, FeedSource(url), discovered=True)
     assert again == []
     assert stats_of(spider)["newscrawl/rss/not_a_feed"] == 1
 

@@ -13,7 +13,8 @@ from scrapy.http import Response as PlainResponse
 from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.python.failure import Failure
 
-from spiders.sitemap import COMMON_SITEMAP_PATHS, SitemapSpider
+from newscrawl.sitemaps import WELL_KNOWN_SITEMAP_PATHS
+from spiders.sitemap import SitemapSpider
 from tests.spiders import feed_documents as docs
 from tests.spiders.spider_building import (
     TextResponse,
@@ -24,7 +25,22 @@ from tests.spiders.spider_building import (
 
 
 def sitemap_requests(spider: SitemapSpider, response: Response) -> list[Request]:
-    return list(spider.parse_sitemap(response))
+    async def collect() -> list[Request]:
+        return [r async for r in spider.parse_sitemap(response)]
+
+    return asyncio.run(collect())
+
+
+def robots_requests(spider: SitemapSpider, response: Response, site: str) -> list[Request]:
+    async def collect() -> list[Request]:
+        return [r async for r in spider.parse_robots(response, site)]
+
+    return asyncio.run(collect())
+
+
+def probe_urls(site: str) -> list[str]:
+    """The well-known sitemap paths of a site, then its homepage."""
+    return [f"{site.rstrip('/')}{p}" for p in WELL_KNOWN_SITEMAP_PATHS] + [site]
 
 
 def test_index_recurses_into_every_child_sitemap() -> None:
@@ -120,23 +136,24 @@ def test_site_discovery_starts_with_robots_txt() -> None:
     (request,) = asyncio.run(collect())
     assert request.url == "https://site.example/robots.txt"
     robots = build_response(request.url, docs.ROBOTS, kind=TextResponse, request=request)
-    follow = list(spider.parse_robots(robots, site="https://site.example/"))
-    assert [r.url for r in follow] == [
-        "https://site.example/sitemap_index.xml",
-        "https://site.example/news-sitemap.xml",
+    follow = robots_requests(spider, robots, site="https://site.example/")
+    # The sitemaps robots.txt names, then the well-known paths it does not, then the homepage.
+    listed = ["https://site.example/sitemap_index.xml", "https://site.example/news-sitemap.xml"]
+    assert [r.url for r in follow] == listed + [
+        u for u in probe_urls("https://site.example/") if u not in listed
     ]
 
 
-def test_robots_without_sitemaps_falls_back_to_common_names() -> None:
+def test_robots_without_sitemaps_falls_back_to_well_known_paths() -> None:
     spider = build_spider(SitemapSpider, site="https://site.example/")
     robots = build_response(
         "https://site.example/robots.txt", b"User-agent: *\nDisallow:\n", kind=TextResponse
     )
-    follow = list(spider.parse_robots(robots, site="https://site.example/"))
-    assert [r.url for r in follow] == [f"https://site.example{p}" for p in COMMON_SITEMAP_PATHS]
+    follow = robots_requests(spider, robots, site="https://site.example/")
+    assert [r.url for r in follow] == probe_urls("https://site.example/")
 
 
-def test_missing_robots_falls_back_to_common_names() -> None:
+def test_missing_robots_falls_back_to_well_known_paths() -> None:
     spider = build_spider(SitemapSpider, site="https://site.example/")
     request = Request(
         "https://site.example/robots.txt", cb_kwargs={"site": "https://site.example/"}
@@ -145,7 +162,7 @@ def test_missing_robots_falls_back_to_common_names() -> None:
     failure = Failure(HttpError(not_found, "Ignoring non-200 response"))
     failure.request = request  # type: ignore[attr-defined]
     follow = list(spider.handle_robots_error(failure))
-    assert [r.url for r in follow] == [f"https://site.example{p}" for p in COMMON_SITEMAP_PATHS]
+    assert [r.url for r in follow] == probe_urls("https://site.example/")
 
 
 @pytest.mark.parametrize(
