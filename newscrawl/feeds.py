@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import calendar
 import codecs
+import contextlib
 import io
 import json
 import re
@@ -183,8 +184,10 @@ def build_json_feed_entry(item: Mapping[str, Any], base_url: str) -> FeedEntry |
     for key in ("url", "external_url", "id"):
         value = item.get(key)
         if isinstance(value, str) and value.strip():
-            candidate = urljoin(base_url, value.strip()) if key != "id" else value.strip()
-            if urlsplit(candidate).scheme in ("http", "https"):
+            candidate = value.strip()
+            with contextlib.suppress(ValueError):
+                candidate = urljoin(base_url, candidate) if key != "id" else candidate
+            if candidate.lower().startswith(("http://", "https://")):
                 link = candidate
                 break
     if not link:
@@ -279,9 +282,12 @@ def is_email_only(value: str) -> bool:
 def build_feed_entry(raw: Mapping[str, Any], base_url: str) -> FeedEntry | None:
     """Turn one feedparser entry into a FeedEntry; None when it has no usable link."""
     link = _entry_link(raw)
-    absolute = urljoin(base_url, link) if link else ""
+    try:
+        absolute = urljoin(base_url, link) if link else ""
+    except ValueError:
+        absolute = link or ""  # the spider's URL check logs what is wrong with it
     # feedparser falls back on ids such as "urn:uuid:..." that are no page to fetch.
-    if urlsplit(absolute).scheme not in ("http", "https"):
+    if not absolute.lower().startswith(("http://", "https://")):
         return None
     tags = _tag_terms(raw)
     return FeedEntry(
@@ -316,14 +322,19 @@ def discover_feed_links(body: bytes | str, base_url: str) -> list[str]:
         return found
     for anchor in tree.iter("a"):
         href = (anchor.get("href") or "").strip()
-        if href and _FEED_LIKE_HREF.search(urlsplit(href).path + _query_of(href)):
+        if href and is_feed_like_href(href):
             _add_link(found, base_url, href)
     return found
 
 
-def _query_of(href: str) -> str:
-    query = urlsplit(href).query
-    return "?" + query if query else ""
+def is_feed_like_href(href: str) -> bool:
+    """True for a link whose path or query names a feed ("/feed/", "news.rss", "?format=rss")."""
+    try:
+        parts = urlsplit(href)
+    except ValueError:
+        return False
+    query = "?" + parts.query if parts.query else ""
+    return _FEED_LIKE_HREF.search(parts.path + query) is not None
 
 
 def _add_link(found: list[str], base_url: str, href: str) -> None:

@@ -255,12 +255,11 @@ class RssSpider(PollingSpider):
             logger.info("Skipping feed entry without a link in %s: %s", response.url, title)
             self.inc_stat("entry_without_link")
         for entry in parsed.entries:
-            hint = self.build_hint(entry, parsed, source, response.url)
             request = self.build_checked_request(
                 entry.link, response.url,
-                partial(
-                    build_article_request, hint=hint, callback=self.parse_article,
-                    errback=self.handle_article_error,
+                lambda url, entry=entry: build_article_request(
+                    url, self.build_hint(entry, parsed, source, response.url),
+                    self.parse_article, self.handle_article_error,
                 ),
             )
             if request is not None:

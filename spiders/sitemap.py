@@ -360,16 +360,16 @@ class SitemapSpider(PollingSpider):
                     self.max_urls,
                 )
             return None
-        hint = self.build_hint(entry, sitemap_url)
         request = self.build_checked_request(
             entry.loc, sitemap_url,
-            partial(
-                build_article_request, hint=hint, callback=self.parse_article,
-                errback=self.handle_article_error,
+            lambda url: build_article_request(
+                url, self.build_hint(entry, sitemap_url), self.parse_article,
+                self.handle_article_error,
             ),
         )
         if request is None:
             return None
+        hint: ArticleHint = request.cb_kwargs["hint"]
         self.urls_taken += 1
         self.inc_stat("url")
         if entry.has_news and len(self.news_hints) < self.max_urls:
