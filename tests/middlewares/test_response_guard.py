@@ -30,6 +30,13 @@ def respond(body: bytes, content_type: str = "text/html; charset=utf-8") -> Html
         (b"\x89PNG\r\n\x1a\n", "binary"), (b"<html>\x00\x01\x02</html>", "binary"),
         (b"<html><body>ok</body></html>", None),
         ("\ufeff<html>ok</html>".encode("utf-16"), None),
+        # UTF-16/32 feeds, with a BOM or (XML) without one, are text.
+        ("\ufeff<rss/>".encode("utf-16-be"), None),
+        ("\ufeff<rss/>".encode("utf-32-le"), None),
+        ("\ufeff<rss/>".encode("utf-32-be"), None),
+        ('<?xml version="1.0" encoding="UTF-16"?><rss/>'.encode("utf-16-le"), None),
+        ('<?xml version="1.0" encoding="UTF-16"?><rss/>'.encode("utf-16-be"), None),
+        ('<?xml version="1.0"?><rss/>'.encode("utf-32-be"), None),
     ],
 )
 def test_find_body_problem(body: bytes, problem: str | None) -> None:
