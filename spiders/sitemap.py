@@ -19,6 +19,7 @@ from newscrawl import settings as project_settings
 from newscrawl.categories import category_from_url
 from newscrawl.feeds import discover_feed_links
 from newscrawl.items import PageItem
+from newscrawl.middlewares.response_guard import SKIP_GUARD_META
 from newscrawl.sitemaps import (
     DEFAULT_MAX_SIZE,
     MAX_URLS_PER_SITEMAP,
@@ -225,7 +226,7 @@ class SitemapSpider(PollingSpider):
         headers: dict[str, str] | None = None,
     ) -> Request:
         """A sitemap request; its size cap is the sitemap one, not DOWNLOAD_MAXSIZE for pages."""
-        meta: dict[str, Any] = {"download_maxsize": self.max_size}
+        meta: dict[str, Any] = {"download_maxsize": self.max_size, SKIP_GUARD_META: True}
         if self.poller is not None:
             meta.update(FEED_META)
         return Request(

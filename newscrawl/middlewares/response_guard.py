@@ -30,6 +30,9 @@ BINARY_SIGNATURES = (
     b"OggS", b"ID3", b"\x00\x00\x01\x00",
 )
 SNIFF_BYTES = 4096
+# Set on requests for documents that are no pages (sitemaps, gzipped or not, whatever their
+# Content-Type): they never reach the pipelines, and their parser names what is wrong.
+SKIP_GUARD_META = "newscrawl_skip_response_guard"
 # How UTF-16 and UTF-32 text starts, with a BOM or, for XML, with "<" and no BOM.
 WIDE_TEXT_STARTS = (
     codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, codecs.BOM_UTF32_BE,
@@ -107,6 +110,8 @@ class ResponseGuardMiddleware:
 
     def process_response(self, request: Request, response: Response) -> Response:
         if response.status != 200 or not isinstance(response, TextResponse):
+            return response
+        if request.meta.get(SKIP_GUARD_META):
             return response
         problem = find_body_problem(response.body)
         if problem is not None:
