@@ -257,14 +257,18 @@ class RssSpider(PollingSpider):
         for entry in parsed.entries:
             request = self.build_checked_request(
                 entry.link, response.url,
-                lambda url, entry=entry: build_article_request(
-                    url, self.build_hint(entry, parsed, source, response.url),
-                    self.parse_article, self.handle_article_error,
-                ),
+                partial(self.build_entry_request, entry, parsed, source, response.url),
             )
             if request is not None:
                 self.inc_stat("entry")
                 yield request
+
+    def build_entry_request(
+        self, entry: FeedEntry, parsed: ParsedFeed, source: FeedSource, feed_url: str, url: str
+    ) -> Request:
+        """The article request of a feed entry whose URL passed the check."""
+        hint = self.build_hint(entry, parsed, source, feed_url)
+        return build_article_request(url, hint, self.parse_article, self.handle_article_error)
 
     def discover_feeds(
         self, links: list[str], response: Response, source: FeedSource
