@@ -217,9 +217,14 @@ def build_json_feed_entry(item: Mapping[str, Any], base_url: str) -> FeedEntry |
     )
 
 
+def detect_wide_encoding(body: bytes) -> str | None:
+    """The UTF-16/32 codec a body starts in (BOM, or "<" in XML without one), else None."""
+    return next((name for head, name in _WIDE_ENCODINGS if body.startswith(head)), None)
+
+
 def transcode_wide_text(body: bytes, content_type: str | None) -> tuple[bytes, str | None]:
     """UTF-16/32 bodies as UTF-8 (declaration and Content-Type charset adjusted to match)."""
-    encoding = next((name for head, name in _WIDE_ENCODINGS if body.startswith(head)), None)
+    encoding = detect_wide_encoding(body)
     if encoding is None:
         return body, content_type
     text = body.decode(encoding, errors="replace").lstrip("\ufeff")

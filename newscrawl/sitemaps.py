@@ -19,7 +19,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from newscrawl.dates import parse_w3c_datetime
-from newscrawl.feeds import parse_json_feed
+from newscrawl.feeds import detect_wide_encoding, parse_json_feed, transcode_wide_text
 from newscrawl.plain_text import to_plain_text
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -47,11 +47,16 @@ WELL_KNOWN_SITEMAP_PATHS = (
 )
 # Root element -> document kind, and the element that holds one entry in that kind.
 _ROOT_KINDS = {
-    "urlset": "urlset", "sitemapindex": "sitemapindex", "rss": "rss", "RDF": "rss",
+    "urlset": "urlset", "sitemapindex": "sitemapindex", "rss": "rss", "rdf": "rss",
     "feed": "atom",
 }
+# A "&" that starts no entity or character reference (libxml2 would stall on it).
+_MAX_REFERENCE = 40
+_STRAY_AMPERSAND = re.compile(rb"&(?![A-Za-z_][\w.-]{0,31};|#[0-9]{1,7};|#[xX][0-9A-Fa-f]{1,6};)")
+_TAIL_BYTES = 512
+_LAST_END_TAG = re.compile(rb"</\s*(?:[\w.-]+:)?([\w.-]+)\s*>\s*\Z")
 _ENTRY_TAGS = {"urlset": "url", "sitemapindex": "sitemap", "rss": "item", "atom": "entry"}
-_FEED_DATE_FIELDS = ("pubDate", "published", "issued", "date", "created", "updated", "modified")
+_FEED_DATE_FIELDS = ("pubdate", "published", "issued", "date", "created", "updated", "modified")
 _ROBOTS_SITEMAP_KEYS = (b"sitemap", b"site-map")
 
 
@@ -190,10 +195,14 @@ def _read_sitemap(body: bytes, base_url: str | None, max_size: int, max_urls: in
         head += chunk
         if head.lstrip(b"\xef\xbb\xbf \t\r\n"):
             break
+    everything = _prepend(head, chunks)
+    if detect_wide_encoding(head) is not None:
+        # UTF-16/32 (rare in sitemaps): read whole, as UTF-8.
+        utf8, _ = transcode_wide_text(b"".join(everything), None)
+        return _read_sitemap(utf8, base_url, max_size, max_urls)
     start = _strip_bom(head).lstrip()
     if not start:
         return ParsedSitemap(kind="")
-    everything = _prepend(head, chunks)
     if start.startswith(b"<"):
         reader = _XmlEntryReader(base_url, max_urls)
         for chunk in everything:
@@ -242,41 +251,95 @@ class _EntryCounter:
 
 
 class _XmlEntryReader:
-    """Stream XML into entries; only those whose end tag was read count, the rest is cut off."""
+    """Stream XML into entries.
+
+    libxml2 reports an element's end as soon as its end tag is parsed, and the elements it
+    only closes at the end of input when it must recover. When the document lacks the root's
+    end tag (a cut-off body), the entries closed that way were cut off and are dropped.
+    """
 
     def __init__(self, base_url: str | None, max_urls: int) -> None:
         self.base_url = base_url
         self.parser = etree.XMLPullParser(events=("start", "end"), **_SAFE_PARSER_OPTIONS)
         self.counter = _EntryCounter(max_urls)
         self.kind: str | None = None
+        self.root_name = ""
         self.entry_tag = ""
         self.depth = 0
         self.entry_depth: int | None = None
+        self.held_back = b""
+        self.in_cdata = False
+        self.tail = b""
 
     def feed(self, chunk: bytes) -> bool:
         """Parse one more chunk; False once the document is known not to be a sitemap."""
+        data = self.held_back + chunk
+        # A reference or CDATA marker near the end may be completed by the next chunk.
+        start = max(0, len(data) - _MAX_REFERENCE)
+        cut = max(data.rfind(b"&", start), data.rfind(b"<", start), data.rfind(b"]", start))
+        data, self.held_back = (data[:cut], data[cut:]) if cut >= 0 else (data, b"")
+        return self._parse(data)
+
+    def close(self) -> ParsedSitemap:
+        """Finish the document; entries closed only now were cut off unless the root ended."""
+        self._parse(self.held_back)
+        with contextlib.suppress(etree.XMLSyntaxError):
+            self.parser.close()
+        self._read_events(complete=self._root_is_closed())
+        return self.counter.build(self.kind or "")
+
+    def _parse(self, data: bytes) -> bool:
+        if not data:
+            return self.kind != ""
+        data = self._escape_stray_ampersands(data)
+        self.tail = (self.tail + data)[-_TAIL_BYTES:]
         try:
-            self.parser.feed(chunk)
+            self.parser.feed(data)
         except etree.XMLSyntaxError:
             return False
         self._read_events(complete=True)
         return self.kind != ""
 
-    def close(self) -> ParsedSitemap:
-        """Finish the document; entries libxml2 only closes now were cut off."""
-        with contextlib.suppress(etree.XMLSyntaxError):
-            self.parser.close()
-        self._read_events(complete=False)
-        return self.counter.build(self.kind or "")
+    def _escape_stray_ampersands(self, data: bytes) -> bytes:
+        """Escape each bare "&" outside CDATA sections.
+
+        Sitemaps often carry one in a query string; libxml2 recovers from it only at the end
+        of input, which would make every later entry look cut off.
+        """
+        parts: list[bytes] = []
+        position = 0
+        while position < len(data):
+            if self.in_cdata:
+                end = data.find(b"]]>", position)
+                if end < 0:
+                    parts.append(data[position:])
+                    break
+                parts.append(data[position : end + 3])
+                position, self.in_cdata = end + 3, False
+                continue
+            start = data.find(b"<![CDATA[", position)
+            if start < 0:
+                parts.append(_STRAY_AMPERSAND.sub(b"&amp;", data[position:]))
+                break
+            parts.append(_STRAY_AMPERSAND.sub(b"&amp;", data[position:start]) + b"<![CDATA[")
+            position, self.in_cdata = start + 9, True
+        return b"".join(parts)
+
+    def _root_is_closed(self) -> bool:
+        match = _LAST_END_TAG.search(self.tail)
+        return match is not None and match.group(1).decode("ascii", "replace").lower() == (
+            self.root_name
+        )
 
     def _read_events(self, *, complete: bool) -> None:
         for event, element in self.parser.read_events():
             if not isinstance(element.tag, str) or self.kind == "":
                 continue
-            name = etree.QName(element).localname
+            name = etree.QName(element).localname.lower()
             if event == "start":
                 self.depth += 1
                 if self.kind is None:
+                    self.root_name = name
                     self.kind = _ROOT_KINDS.get(name, "")
                     self.entry_tag = _ENTRY_TAGS.get(self.kind, "")
                 elif self.entry_depth is None and name == self.entry_tag:
@@ -320,14 +383,16 @@ def build_sitemap_entry(element: etree._Element, base_url: str | None) -> Sitema
     for child in element:
         if not isinstance(child.tag, str):
             continue
-        name = etree.QName(child).localname
+        name = etree.QName(child).localname.lower()
         if name in ("loc", "lastmod"):
             fields.setdefault(name, _element_text(child))
         elif name == "news":
             # Only news:* fields: image:title and video:title must not pass for a headline.
             for news_field in child.iter():
                 if isinstance(news_field.tag, str) and news_field is not child:
-                    fields.setdefault(etree.QName(news_field).localname, _element_text(news_field))
+                    fields.setdefault(
+                        etree.QName(news_field).localname.lower(), _element_text(news_field)
+                    )
     loc = fields.get("loc")
     if not loc:
         return None
@@ -350,7 +415,7 @@ def build_feed_item_entry(element: etree._Element, base_url: str | None) -> Site
     for child in element:
         if not isinstance(child.tag, str):
             continue
-        name = etree.QName(child).localname
+        name = etree.QName(child).localname.lower()
         if name == "link":
             rel = (child.get("rel") or "alternate").lower()
             href = (child.get("href") or _element_text(child)).strip()

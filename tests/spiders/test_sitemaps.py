@@ -231,3 +231,34 @@ def test_robots_txt_in_any_casing_with_bom_crlf_and_site_map() -> None:
         "https://x.example/second.xml",
         "https://other.example/third.xml",
     ]
+
+
+def test_a_bare_ampersand_loses_no_entry() -> None:
+    complete = b"<urlset><url><loc>http://x/a?b=1&c=2</loc></url><url><loc>http://x/b</loc></url>"
+    parsed = parse_sitemap(complete + b"</urlset>")
+    assert [e.loc for e in parsed.entries] == ["http://x/a?b=1&c=2", "http://x/b"]
+    assert parsed.truncated == 0
+    cut = parse_sitemap(complete + b"<url><loc>http://x/c")
+    assert [e.loc for e in cut.entries] == ["http://x/a?b=1&c=2", "http://x/b"]
+    assert cut.truncated == 1
+
+
+def test_ampersands_across_chunks_and_in_cdata_are_kept_as_written() -> None:
+    # Over a megabyte: many 64 KB chunks, so references and CDATA markers straddle them.
+    locs = [f"http://x/p?a={n}&b=2&amp=3" for n in range(20000)]
+    plain = "".join(f"<url><loc>{loc}</loc></url>" for loc in locs)
+    cdata = "".join(f"<url><loc><![CDATA[{loc}]]></loc></url>" for loc in locs)
+    for body in (plain, cdata):
+        parsed = parse_sitemap(f"<urlset>{body}</urlset>".encode())
+        assert [e.loc for e in parsed.entries] == locs
+        assert parsed.truncated == 0
+
+
+def test_upper_case_tags_and_utf16_sitemaps() -> None:
+    upper = parse_sitemap(b"<URLSET><URL><LOC>http://x/a</LOC><LASTMOD>2024-01</LASTMOD></URL></URLSET>")
+    assert [(e.loc, e.lastmod) for e in upper.entries] == [
+        ("http://x/a", datetime(2024, 1, 1, tzinfo=UTC))
+    ]
+    text = '<?xml version="1.0" encoding="UTF-16"?><urlset><url><loc>http://x/b</loc></url></urlset>'
+    for body in (text.encode("utf-16"), gzip.compress(text.encode("utf-16-le"))):
+        assert [e.loc for e in parse_sitemap(body).entries] == ["http://x/b"]
