@@ -305,10 +305,20 @@ class SitemapSpider(PollingSpider):
             )
         except ParseTimeoutError as exc:
             parsed = ParsedSitemap(kind="", error=str(exc))
-        return list(self.iterate_sitemap_requests(parsed, response.url))
+        # Each entry is released once its request is built: a maximal sitemap never holds
+        # its 50,000 entries and their 50,000 requests at once.
+        entries = list(reversed(parsed.entries))
+        summary = dataclasses.replace(parsed, entries=())
+        del parsed
+        return list(self.iterate_sitemap_requests(summary, entries, response.url))
 
-    def iterate_sitemap_requests(self, parsed: ParsedSitemap, url: str) -> Iterator[Request]:
-        """The requests a parsed sitemap leads to: child sitemaps or article pages."""
+    def iterate_sitemap_requests(
+        self, parsed: ParsedSitemap, entries: list[SitemapEntry], url: str
+    ) -> Iterator[Request]:
+        """The requests a parsed sitemap leads to: child sitemaps or article pages.
+
+        `entries` are the sitemap's entries in reverse order, taken (popped) one by one.
+        """
         if not parsed.kind:
             if parsed.error:
                 logger.warning("Ignoring invalid sitemap %s: %s", url, parsed.error)
@@ -331,7 +341,8 @@ class SitemapSpider(PollingSpider):
             self.inc_stat("url_over_sitemap_limit", parsed.over_limit)
         if parsed.lists_sitemaps:
             self.inc_stat("sitemap_index")
-            for entry in parsed.entries:
+            while entries:
+                entry = entries.pop()
                 if self.is_older(entry):
                     self.inc_stat("sitemap_too_old")
                     continue
@@ -341,8 +352,8 @@ class SitemapSpider(PollingSpider):
             return
         self.inc_stat("sitemap")
         self.inc_stat(f"format_{parsed.kind}")
-        for entry in parsed.entries:
-            request = self.build_entry_request(entry, url)
+        while entries:
+            request = self.build_entry_request(entries.pop(), url)
             if request is not None:
                 yield request
 
