@@ -51,6 +51,7 @@ _FEED_LIKE_HREF = re.compile(
     r"|[?&](?:feed|format)=(?:rss|atom|json|feed)",
     re.IGNORECASE,
 )
+_COMMENTS_FEED = re.compile(r"/comments?/|comments?[-_]?feed|[?&]feed=comments", re.IGNORECASE)
 # Longer than any real author field: feedparser's author e-mail regex is quadratic in it.
 MAX_AUTHOR_FIELD_BYTES = 1024
 _AUTHOR_FIELDS = frozenset(
@@ -323,8 +324,10 @@ def discover_feed_links(body: bytes | str, base_url: str) -> list[str]:
         # WordPress announces its REST API as application/json on every page: no feed.
         if "alternate" in rel and kind in FEED_TYPES and href and "/wp-json/" not in href:
             _add_link(found, base_url, href)
-    if found:
-        return found
+    # Comment feeds list comments, not articles: followed only when nothing else is announced.
+    articles = [url for url in found if not _COMMENTS_FEED.search(url)]
+    if articles or found:
+        return articles or found
     for anchor in tree.iter("a"):
         href = (anchor.get("href") or "").strip()
         if href and is_feed_like_href(href):

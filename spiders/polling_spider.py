@@ -45,6 +45,8 @@ class PollingSpider(Spider):
     """
 
     stats_component: ClassVar[str]
+    # Seconds a feed or sitemap may take to parse before it is given up (see run_parser).
+    parse_timeout: float = PARSE_TIMEOUT_SECONDS
     # Names the source in log lines and in the <kind>_failed / <kind>_dead stats.
     source_kind: ClassVar[str]
     every: str | None
@@ -133,10 +135,10 @@ class PollingSpider(Spider):
         """Run a pure parser in a thread, so the reactor keeps downloading meanwhile."""
         try:
             return await asyncio.wait_for(
-                asyncio.to_thread(parse, *args, **kwargs), PARSE_TIMEOUT_SECONDS
+                asyncio.to_thread(parse, *args, **kwargs), self.parse_timeout
             )
         except TimeoutError as exc:
-            raise ParseTimeoutError(f"not parsed within {PARSE_TIMEOUT_SECONDS:g} s") from exc
+            raise ParseTimeoutError(f"not parsed within {self.parse_timeout:g} s") from exc
 
     def build_checked_request(
         self, url: str, found_in: str, build: Callable[[str], Request]

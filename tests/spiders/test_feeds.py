@@ -245,3 +245,18 @@ def test_utf16_and_utf32_feeds(encoding: str) -> None:
     body = text.encode(encoding)
     (entry,) = parse_feed(body, "http://x/feed", "application/rss+xml").entries
     assert entry.title == "\u00e9t\u00e9 \u65e5\u672c"
+
+
+def test_comment_feeds_give_way_to_article_feeds() -> None:
+    page = (
+        b'<html><head><link rel="alternate" type="application/rss+xml" href="/feed/">'
+        b'<link rel="alternate" type="application/rss+xml" href="/comments/feed/">'
+        b'<link rel="alternate" type="application/rss+xml" href="/2024/story/feed/"></head></html>'
+    )
+    assert discover_feed_links(page, "http://x.example/") == [
+        "http://x.example/feed/", "http://x.example/2024/story/feed/"
+    ]
+    only_comments = b'<link rel="alternate" type="application/rss+xml" href="/comments/feed/">'
+    assert discover_feed_links(only_comments, "http://x.example/") == [
+        "http://x.example/comments/feed/"
+    ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 
 import pytest
@@ -177,3 +178,23 @@ def test_xml_response_of_garbage_is_not_a_crash() -> None:
     spider = build_spider(RssSpider, feed="https://x.example/f")
     garbage = build_response("https://x.example/f", b"<rss><channel><item><link>", kind=XmlResponse)
     assert feed_requests(spider, garbage, FeedSource("https://x.example/f")) == []
+
+
+def test_feeds_are_parsed_in_another_thread() -> None:
+    spider = build_spider(RssSpider, feed="https://x.example/f")
+
+    async def parse_thread() -> int:
+        return await spider.run_parser(threading.get_ident)
+
+    assert asyncio.run(parse_thread()) != threading.get_ident()
+
+
+def test_a_feed_that_takes_too_long_to_parse_is_logged_and_counted(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    spider = build_spider(RssSpider, feed="https://x.example/f")
+    spider.parse_timeout = 0.0  # no parse finishes within no time at all
+    url = "https://www.daily.example/feeds/main.xml"
+    assert feed_requests(spider, build_response(url, docs.RSS_20), FeedSource(url)) == []
+    assert f"Feed {url} could not be parsed: not parsed within 0 s" in caplog.text
+    assert stats_of(spider)["newscrawl/rss/feed_unparsable"] == 1

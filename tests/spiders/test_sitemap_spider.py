@@ -172,3 +172,33 @@ def test_missing_robots_falls_back_to_well_known_paths() -> None:
 def test_bad_arguments_are_clear_errors(arguments: dict[str, str], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         build_spider(SitemapSpider, None, **arguments)
+
+
+def test_a_sitemap_that_takes_too_long_to_parse_is_logged_and_counted(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    spider = build_spider(SitemapSpider, sitemap="https://s.example/x.xml")
+    spider.parse_timeout = 0.0  # no parse finishes within no time at all
+    response = build_response("https://site.example/s.xml", docs.URLSET)
+    assert sitemap_requests(spider, response) == []
+    assert "Ignoring invalid sitemap https://site.example/s.xml: not parsed within 0 s" in (
+        caplog.text
+    )
+    assert stats_of(spider)["newscrawl/sitemap/invalid_sitemap"] == 1
+
+
+def test_news_data_of_a_later_sitemap_reaches_a_page_requested_from_an_earlier_one() -> None:
+    spider = build_spider(SitemapSpider, sitemap="https://s.example/x.xml")
+    regular = build_response(
+        "https://site.example/plain.xml",
+        b"<urlset><url><loc>https://site.example/business/merger.html</loc></url></urlset>",
+    )
+    (request,) = sitemap_requests(spider, regular)
+    assert request.cb_kwargs["hint"].title is None
+    # The news sitemap's own request for the same URL is the one the dupefilter drops.
+    sitemap_requests(spider, build_response("https://site.example/news.xml", docs.NEWS_SITEMAP))
+    page = build_response(request.url, b"<html></html>", kind=PlainResponse, request=request)
+    (item,) = list(spider.parse_article(page, **request.cb_kwargs))
+    assert item.title == "Merger agreed"
+    assert item.published == datetime(2026, 11, 15, 7, 45, tzinfo=UTC)
+    assert stats_of(spider)["newscrawl/sitemap/news_merged"] == 1
