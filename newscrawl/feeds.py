@@ -47,7 +47,7 @@ FEED_TYPES = frozenset(
 JSON_FEED_TYPES = ("application/feed+json", "application/json")
 # <a href> links that name a feed, for pages that announce none with <link rel=alternate>.
 _FEED_LIKE_HREF = re.compile(
-    r"(?:\.(?:rss|rdf|atom|xml)|[/._-](?:feeds?|rss|atom|rdf)(?:\.\w+)?/?)(?:[?#]|$)"
+    r"\.(?:rss|rdf|atom|xml)(?:[?#]|$)|(?:^|[/._-])(?:feeds?|rss2?|atom|rdf)(?:[/._?#-]|$)"
     r"|[?&](?:feed|format)=(?:rss|atom|json|feed)",
     re.IGNORECASE,
 )
@@ -341,6 +341,11 @@ def is_feed_like_href(href: str) -> bool:
         parts = urlsplit(href)
     except ValueError:
         return False
+    host = parts.hostname or ""
+    if host.startswith("feeds.") or "feedburner." in host:
+        return True
+    if parts.path.lower().endswith((".html", ".htm")):
+        return False  # a page about feeds, not one
     query = "?" + parts.query if parts.query else ""
     return _FEED_LIKE_HREF.search(parts.path + query) is not None
 

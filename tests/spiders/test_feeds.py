@@ -163,11 +163,15 @@ def test_anchors_named_like_feeds_are_the_fallback() -> None:
         b"<html><body><a href='/about.html'>About</a><a href='/feed/'>RSS</a>"
         b"<a href='news.rss'>News</a><a href='/atom.xml'>Atom</a>"
         b"<a href='/index.php?format=rss'>x</a><a href='/feedback.html'>Feedback</a>"
+        b"<a href='/rss/world'>World</a><a href='/atomic-energy/'>Atoms</a>"
+        b"<a href='/help/rss-explained.html'>What is RSS?</a>"
+        b"<a href='https://feeds.feedburner.com/Example'>Subscribe</a>"
         b"<a href='http://[::1'>broken</a></body></html>"
     )
     assert discover_feed_links(page, "http://x.example/s/") == [
         "http://x.example/feed/", "http://x.example/s/news.rss", "http://x.example/atom.xml",
-        "http://x.example/index.php?format=rss",
+        "http://x.example/index.php?format=rss", "http://x.example/rss/world",
+        "https://feeds.feedburner.com/Example",
     ]
 
 
