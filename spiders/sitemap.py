@@ -139,20 +139,25 @@ class SitemapSpider(PollingSpider):
 
     async def parse_robots(self, response: Response, site: str) -> AsyncIterator[Request]:
         """Follow the robots.txt Sitemap lines, then probe the well-known paths and homepage."""
-        urls = [
-            url for url in sitemap_urls_from_robots(response.body, response.url)
-            if self.claim_sitemap(url, "robots.txt", response.url)
-        ]
-        self.inc_stat("robots_sitemap", len(urls))
-        if urls and self.poller is not None and self.poller.polling:
-            await self.add_polled_sitemaps(urls, self.poller)
+        found = sitemap_urls_from_robots(response.body, response.url)
+        requests = self.select_discovered(found, "robots.txt", response.url)
+        self.inc_stat("robots_sitemap", len(requests))
+        if requests and self.poller is not None and self.poller.polling:
+            await self.add_polled_sitemaps([r.url for r in requests], self.poller)
         else:
-            for url in urls:
-                request = self.build_checked_request(url, response.url, self.build_sitemap_request)
-                if request is not None:
-                    yield request
+            for request in requests:
+                yield request
         for request in self.probe_site(site):
             yield request
+
+    def select_discovered(self, urls: list[str], how: str, found_in: str) -> list[Request]:
+        """Requests for the discovered sitemaps not known yet; unusable URLs are skipped."""
+        requests: list[Request] = []
+        for url in urls:
+            request = self.build_checked_request(url, found_in, self.build_sitemap_request)
+            if request is not None and self.claim_sitemap(request.url, how, found_in):
+                requests.append(request)
+        return requests
 
     async def add_polled_sitemaps(self, urls: list[str], poller: FeedPoller) -> None:
         """Hand discovered sitemaps to the poll loop, which fetches them when due."""
@@ -201,16 +206,19 @@ class SitemapSpider(PollingSpider):
 
     async def parse_homepage(self, response: Response) -> AsyncIterator[Request]:
         """Read the feeds a homepage announces as sitemaps: they list its newest articles."""
-        links = await self.run_parser(discover_feed_links, response.body, response.url)
-        urls = [url for url in links if self.claim_sitemap(url, "the homepage", response.url)]
-        self.inc_stat("homepage_feed", len(urls))
-        if urls and self.poller is not None and self.poller.polling:
-            await self.add_polled_sitemaps(urls, self.poller)
+        try:
+            links = await self.run_parser(discover_feed_links, response.body, response.url)
+        except ParseTimeoutError as exc:
+            logger.warning("Homepage %s could not be parsed: %s", response.url, exc)
+            self.inc_stat("homepage_unparsable")
             return
-        for url in urls:
-            request = self.build_checked_request(url, response.url, self.build_sitemap_request)
-            if request is not None:
-                yield request
+        requests = self.select_discovered(links, "the homepage", response.url)
+        self.inc_stat("homepage_feed", len(requests))
+        if requests and self.poller is not None and self.poller.polling:
+            await self.add_polled_sitemaps([r.url for r in requests], self.poller)
+            return
+        for request in requests:
+            yield request
 
     def handle_homepage_error(self, failure: Failure) -> None:
         """A homepage that could not be fetched only means no feeds from it."""
