@@ -187,7 +187,9 @@ def parse_sitemap(
         return ParsedSitemap(kind="", error=str(exc))
 
 
-def _read_sitemap(body: bytes, base_url: str | None, max_size: int, max_urls: int) -> ParsedSitemap:
+def _read_sitemap(
+    body: bytes, base_url: str | None, max_size: int, max_urls: int, *, transcoded: bool = False
+) -> ParsedSitemap:
     inflated = _Inflated(body, max_size)
     chunks = iter(inflated)
     head = b""
@@ -196,10 +198,10 @@ def _read_sitemap(body: bytes, base_url: str | None, max_size: int, max_urls: in
         if head.lstrip(b"\xef\xbb\xbf \t\r\n"):
             break
     everything = _prepend(head, chunks)
-    if detect_wide_encoding(head) is not None:
+    if not transcoded and detect_wide_encoding(head) is not None:
         # UTF-16/32 (rare in sitemaps): read whole, as UTF-8.
         utf8, _ = transcode_wide_text(b"".join(everything), None)
-        return _read_sitemap(utf8, base_url, max_size, max_urls)
+        return _read_sitemap(utf8, base_url, max_size, max_urls, transcoded=True)
     start = _strip_bom(head).lstrip()
     if not start:
         return ParsedSitemap(kind="")
