@@ -5,6 +5,8 @@ import os
 BOT_NAME = "newscrawl"
 SPIDER_MODULES = ["spiders"]
 NEWSPIDER_MODULE = "spiders"
+# `crawl` is ours: exit codes and one-line argument errors (README, "Exit codes").
+COMMANDS_MODULE = "newscrawl.scrapy_commands"
 
 ROBOTSTXT_OBEY = True
 USER_AGENT = "newscrawl/0.1 (+https://github.com/newscrawl/newscrawl)"

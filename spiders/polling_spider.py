@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from scrapy import Request, Spider, signals
+from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.python.failure import Failure
 
 from newscrawl.items import PageItem
+from newscrawl.spider_arguments import (
+    CrawlArgumentError,
+    check_argument_names,
+    check_crawl_settings,
+    check_interval,
+    describe_argument,
+)
 from newscrawl.stats_keys import build_stats_key
 from spiders.article_pages import ArticleHint, build_page_item, log_article_failure
 from spiders.feed_polling import FeedPoller, PollSettings, read_poll_settings
@@ -25,6 +34,15 @@ logger = logging.getLogger(__name__)
 def is_transient_failure(failure: Failure) -> bool:
     """True unless the server answered with a 4xx: a later fetch may succeed."""
     return not (isinstance(failure.value, HttpError) and failure.value.response.status < 500)
+
+
+def list_argument_names(spider: type[Spider]) -> list[str]:
+    """The `-a` arguments a spider's __init__ takes by name."""
+    parameters = inspect.signature(spider.__init__).parameters.values()
+    return [
+        p.name for p in parameters
+        if p.name != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    ]
 
 
 class PollingSpider(Spider):
@@ -44,8 +62,16 @@ class PollingSpider(Spider):
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
+        # Checked before anything opens: a mistake is one line and exit 2, not a traceback.
+        check_argument_names(cls.name, kwargs, list_argument_names(cls))
+        check_crawl_settings(crawler.settings)
+        if kwargs.get("every"):
+            check_interval(describe_argument("every", kwargs["every"]), kwargs["every"])
         spider = super().from_crawler(crawler, *args, **kwargs)
-        spider.poll_settings = read_poll_settings(crawler.settings, spider.every)
+        try:
+            spider.poll_settings = read_poll_settings(crawler.settings, spider.every)
+        except NotConfigured as exc:
+            raise CrawlArgumentError(f"-a every={spider.every}: {exc}") from None
         crawler.signals.connect(spider.keep_polling, signal=signals.spider_idle)
         crawler.signals.connect(spider.close_poller, signal=signals.spider_closed)
         return spider

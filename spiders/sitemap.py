@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from datetime import datetime
 from functools import partial
@@ -22,8 +21,14 @@ from newscrawl.sitemaps import (
     decompress_gzip,
     is_gzip,
     parse_sitemap,
-    parse_w3c_datetime,
     sitemap_urls_from_robots,
+)
+from newscrawl.spider_arguments import (
+    CrawlArgumentError,
+    compile_pattern,
+    parse_integer,
+    parse_since,
+    require_web_url,
 )
 from newscrawl.xml_entities import declares_entities
 from spiders.article_pages import ArticleHint, build_article_request
@@ -64,19 +69,20 @@ class SitemapSpider(PollingSpider):
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.sitemap_urls = [u.strip() for u in (sitemap or "").split(",") if u.strip()]
-        self.site_urls = [u.strip() for u in (site or "").split(",") if u.strip()]
+        self.sitemap_urls = [
+            require_web_url("sitemap", u) for u in (sitemap or "").split(",") if u.strip()
+        ]
+        self.site_urls = [require_web_url("site", u) for u in (site or "").split(",") if u.strip()]
         if not self.sitemap_urls and not self.site_urls:
-            raise ValueError("the sitemap spider needs -a sitemap=URL or -a site=URL")
-        self.since: datetime | None = None
-        if since:
-            self.since = parse_w3c_datetime(since)
-            if self.since is None:
-                raise ValueError(f"since={since!r} is not a date such as 2026-11-01")
-        self.allow = re.compile(allow) if allow else None
-        self.deny = re.compile(deny) if deny else None
-        self.category_segment = int(category_segment)
-        self.max_size = int(max_size)
+            raise CrawlArgumentError(
+                "the sitemap spider needs a sitemap or a site: -a sitemap=URL or -a site=URL,"
+                " for example -a site=https://example.com/"
+            )
+        self.since: datetime | None = parse_since(since) if since else None
+        self.allow = compile_pattern("allow", allow) if allow else None
+        self.deny = compile_pattern("deny", deny) if deny else None
+        self.category_segment = parse_integer("category_segment", category_segment)
+        self.max_size = parse_integer("max_size", max_size)
         self.every = every
         self.poll_settings = None
         self.poller = None
