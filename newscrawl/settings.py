@@ -101,6 +101,10 @@ DOWNLOADER_MIDDLEWARES = {
     # Above RedirectMiddleware (600): sees a redirect before it is followed.
     "newscrawl.middlewares.redirect_loops.RedirectLoopMiddleware": 610,
 }
+SPIDER_MIDDLEWARES = {
+    # Around the spiders' start(): feed state is read there, so the database may be down.
+    "newscrawl.middlewares.start_outage.StartOutageMiddleware": 100,
+}
 NEWSCRAWL_SSRF_GUARD = True
 NEWSCRAWL_SSRF_ALLOWLIST: list[str] = []
 # Strip utm_*, fbclid, gclid... and fragments from URLs so duplicates collapse into one.

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import sys
 import traceback
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.crawler import Crawler
@@ -50,11 +51,11 @@ class CrawlOutcome:
     def __init__(self) -> None:
         self.error: BaseException | None = None
 
-    def watch(self, started: asyncio.Task[None] | Deferred[Any]) -> None:
+    def watch(self, started: Awaitable[None]) -> None:
         """Take over the error of a crawl that failed to start (no traceback for bad input)."""
         if isinstance(started, asyncio.Task):
             started.add_done_callback(self._read_task)
-        else:
+        elif isinstance(started, Deferred):
             started.addErrback(self._read_failure)
 
     def _read_task(self, task: asyncio.Task[None]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from alembic import command
@@ -62,14 +63,23 @@ def read_head_revision() -> str | None:
     return ScriptDirectory.from_config(build_alembic_config()).get_current_head()
 
 
-def open_database(url: str, *, migrate: bool = True) -> Engine:
-    """Create an engine for `url`, first bringing its schema up to date when `migrate`."""
+def open_database(
+    url: str,
+    *,
+    migrate: bool = True,
+    guard: Callable[[Callable[[], None]], Callable[[], None]] | None = None,
+) -> Engine:
+    """Create an engine for `url`, first bringing its schema up to date when `migrate`.
+
+    `guard` wraps each attempt, so that a crawl already stopping can end the retries.
+    """
     engine = create_database_engine(url)
     if migrate:
+        upgrade: Callable[[], None] = functools.partial(upgrade_database, engine)
         try:
             # Alembic runs each upgrade in one transaction, so a lost connection rolls it
             # back whole and the retry starts over from the recorded revision.
-            call_with_retry(functools.partial(upgrade_database, engine))
+            call_with_retry(guard(upgrade) if guard is not None else upgrade)
         except BaseException:
             engine.dispose()
             raise
