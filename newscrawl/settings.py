@@ -35,6 +35,7 @@ EXTENSIONS = {
     "newscrawl.extensions.peak_memory.PeakMemoryExtension": 490,
     "newscrawl.extensions.crawl_runs.CrawlRunsExtension": 500,
     "newscrawl.extensions.progress_log.ProgressLogExtension": 510,
+    "newscrawl.extensions.robots_txt_log.RobotsTxtLogExtension": 520,
 }
 
 # Storage. SQLite (WAL) by default; PostgreSQL as postgresql+psycopg://user@host/db.

@@ -13,6 +13,7 @@ from scrapy.http import Response
 from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.python.failure import Failure
 
+from newscrawl.fetch_failures import describe_fetch_error
 from newscrawl.items import PageItem
 from newscrawl.spider_arguments import (
     CrawlArgumentError,
@@ -113,7 +114,8 @@ class PollingSpider(Spider):
         request = getattr(failure, "request", None)
         url = request.url if request is not None else "?"
         label = self.source_kind.capitalize()
-        logger.warning("%s not fetched: %s (%s)", label, url, failure.getErrorMessage())
+        reason = describe_fetch_error(failure.value, url)
+        logger.warning("%s not fetched: %s (%s)", label, url, reason)
         self.inc_stat(f"{self.source_kind}_failed")
         if self.poller is not None and polled_url is not None:
             self.poller.spawn(self.record_source_failure(polled_url, failure))
