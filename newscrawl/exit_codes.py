@@ -7,6 +7,7 @@ from enum import IntEnum
 from typing import Any
 
 from newscrawl.pipelines.page_spooling import CLOSE_REASON as DATABASE_UNAVAILABLE_REASON
+from newscrawl.stats_keys import sum_spider_events
 
 # Scrapy's close reason after SIGINT/SIGTERM.
 SHUTDOWN_REASON = "shutdown"
@@ -31,20 +32,10 @@ class ExitCode(IntEnum):
     INTERRUPTED = 130
 
 
-def count_source_events(stats: Mapping[str, Any], events: frozenset[str]) -> int:
-    """The sum of the newscrawl/<spider>/<event> counters for the given events."""
-    total = 0
-    for key, value in stats.items():
-        parts = key.split("/")
-        if len(parts) == 3 and parts[0] == "newscrawl" and parts[2] in events:
-            total += int(value or 0)
-    return total
-
-
 def is_every_source_unreachable(stats: Mapping[str, Any]) -> bool:
     """True when no feed or sitemap was read and at least one failed."""
-    read = count_source_events(stats, SOURCE_READ_EVENTS)
-    return read == 0 and count_source_events(stats, SOURCE_FAILED_EVENTS) > 0
+    read = sum_spider_events(stats, SOURCE_READ_EVENTS)
+    return read == 0 and sum_spider_events(stats, SOURCE_FAILED_EVENTS) > 0
 
 
 def decide_exit_code(stats: Mapping[str, Any], *, polling: bool = False) -> ExitCode:

@@ -17,13 +17,22 @@ def test_stats_become_json_safe() -> None:
 
 
 def test_progress_line_names_the_biggest_pending_groups() -> None:
-    stats = {"response_received_count": 40, "newscrawl/sql_storage/articles_stored": 25}
+    stats = {
+        "response_received_count": 90,
+        "newscrawl/rss/page_fetched": 30,
+        "newscrawl/sitemap/page_fetched": 10,
+        "newscrawl/sql_storage/articles_stored": 25,
+    }
     pending = {f"site|c{n}": n for n in range(1, 8)}
     line = format_progress(stats, pending)
-    assert line.startswith("Progress: 40 pages fetched, 25 articles stored, 28 pages pending in 7")
+    assert line.startswith(
+        "Progress: 40 article pages fetched, 25 articles stored, 28 pages pending in 7"
+    )
     assert "site|c7=7, site|c6=6, site|c5=5, site|c4=4, site|c3=3, 2 more groups=3" in line
 
 
 def test_progress_line_without_pending_pages() -> None:
     line = format_progress({}, {})
-    assert line == "Progress: 0 pages fetched, 0 articles stored, 0 pages pending in 0 groups"
+    assert line == (
+        "Progress: 0 article pages fetched, 0 articles stored, 0 pages pending in 0 groups"
+    )
