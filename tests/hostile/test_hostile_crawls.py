@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from newscrawl.exit_codes import ExitCode
 from tests.hostile.corpus import CANARY_PATH, build_article_cases, feed_paths
 from tests.hostile.crawling import CrawlOutcome, dump_outcome, finish_crawl, start_crawl
 from tests.hostile.html_safety import assert_structurally_safe
@@ -263,7 +264,8 @@ def test_ssrf_guard_resolves_host_names(tmp_path: Path) -> None:
         database_url = f"sqlite:///{tmp_path / 'ssrf.db'}"
         outcome = finish_crawl(start_crawl("rss", {"feed": feed}, database_url, {}), database_url)
         requested = list(server.requested)
-    assert outcome.returncode == 0, outcome.log[-3000:]
+    # Its only feed refused: every feed unreachable.
+    assert outcome.returncode == ExitCode.SOURCES_UNREACHABLE, outcome.log[-3000:]
     assert f"SSRF guard refused {feed}: localhost resolves to non-public address 127.0.0.1" in (
         outcome.log
     )
