@@ -14,6 +14,7 @@ from scrapy.http import Response
 from twisted.python.failure import Failure
 
 from newscrawl.categories import category_from_url
+from newscrawl.fetch_failures import describe_fetch_error
 from newscrawl.sitemaps import (
     DEFAULT_MAX_SIZE,
     SitemapEntry,
@@ -145,7 +146,8 @@ class SitemapSpider(PollingSpider):
     def handle_robots_error(self, failure: Failure) -> Iterator[Request]:
         """Without a robots.txt, fall back to the common sitemap names."""
         request = failure.request  # type: ignore[attr-defined]
-        logger.info("No robots.txt at %s (%s)", request.url, failure.getErrorMessage())
+        reason = describe_fetch_error(failure.value, request.url)
+        logger.info("No robots.txt at %s (%s)", request.url, reason)
         yield from self.guess_sitemaps(request.cb_kwargs["site"])
 
     def guess_sitemaps(self, site: str) -> Iterator[Request]:

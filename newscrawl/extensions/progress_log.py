@@ -59,8 +59,9 @@ def format_summary(stats: Mapping[str, object], reason: str, pending: int | None
     line = (
         f"Crawl ended ({reason}): {fetched} article pages fetched, {stored} articles stored;"
         f" {read} feeds or sitemaps read, {failed} failed"
-        + (" (see the warnings above)" if failed else "")
     )
+    if failed:
+        line += " (none could be read)" if not read else " (see the warnings above)"
     if reason == SHUTDOWN_REASON and pending:
         line += (
             f". Interrupted with {pending} fetched pages pending in the database:"
