@@ -37,6 +37,12 @@ class Command(ScrapyCrawlCommand):
                 "expected one spider name, for example: crawl rss -a feed=URL", print_help=False
             )
         assert self.crawler_process is not None
+        known = self.crawler_process.spider_loader.list()
+        if args[0] not in known:
+            print(f"error: no spider named {args[0]!r}: expected one of {', '.join(sorted(known))},"
+                  " for example: crawl rss -a feed=URL", file=sys.stderr)
+            self.exitcode = ExitCode.USAGE
+            return
         crawler = self._create_crawler(args[0])
         outcome = CrawlOutcome()
         outcome.watch(self.crawler_process.crawl(crawler, **opts.spargs))

@@ -42,6 +42,8 @@ def assert_clean(result: CrawlResult) -> None:
     ("spider", "arguments", "settings", "message"),
     [
         ("rss", {}, {}, "the rss spider needs a feed: -a feed=URL or -a feeds=FILE"),
+        ("rs", {"feed": "http://127.0.0.1:9/f.xml"}, {},
+         "no spider named 'rs': expected one of rss, sitemap"),
         ("rss", {"feed": "example.com/rss"}, {}, "-a feed=example.com/rss: expected an http(s)"),
         ("rss", {"feed": "http://127.0.0.1:9/f.xml", "every": "banana"}, {},
          "-a every=banana: expected a positive interval"),
