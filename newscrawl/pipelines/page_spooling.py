@@ -131,7 +131,14 @@ class PageSpooler:
         def guarded(*args: P.args, **kwargs: P.kwargs) -> T:
             if self.is_stopping:
                 raise DatabaseUnavailableError("the crawl is stopping: the database is down")
-            return function(*args, **kwargs)
+            try:
+                return function(*args, **kwargs)
+            except DBAPIError as error:
+                # An attempt already under way when the crawl began to stop: not retried
+                # (nor logged as about to be), the outage is known and said once.
+                if self.is_stopping and is_database_outage(error):
+                    raise DatabaseUnavailableError(describe_database_error(error)) from error
+                raise
 
         return guarded
 
