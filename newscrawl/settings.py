@@ -103,8 +103,8 @@ DOWNLOADER_MIDDLEWARES = {
     "newscrawl.middlewares.redirect_loops.RedirectLoopMiddleware": 610,
 }
 SPIDER_MIDDLEWARES = {
-    # Around the spiders' start(): feed state is read there, so the database may be down.
-    "newscrawl.middlewares.start_outage.StartOutageMiddleware": 100,
+    # Around start() and the callbacks: both read feed state, so the database may be down.
+    "newscrawl.middlewares.database_outage.DatabaseOutageMiddleware": 100,
 }
 NEWSCRAWL_SSRF_GUARD = True
 NEWSCRAWL_SSRF_ALLOWLIST: list[str] = []

@@ -23,6 +23,7 @@ from tests.e2e.crawl_support import (
     terminate_connections,
     write_feeds_file,
 )
+from tests.hostile.corpus import Route
 from tests.hostile.crawling import (
     assert_every_page_stored,
     dump_outcome,
@@ -31,6 +32,7 @@ from tests.hostile.crawling import (
     read_outcome,
     start_crawl,
 )
+from tests.hostile.server import HostileServer
 
 CLEAN_STOP = "Database unavailable, stopping the crawl (database_unavailable)"
 # Slow enough that the outage lands while pages are being fetched and stored.
@@ -120,6 +122,60 @@ def test_read_only_sqlite_file_stops_cleanly(network: DemoNetworkServer, tmp_pat
     assert_no_traceback(log)
     assert_stopped_quietly(log)
     assert "Spider closed (database_unavailable)" in log
+
+
+def render_feed(base: str, paths: list[str]) -> bytes:
+    items = "".join(f"<item><title>{p}</title><link>{base}{p}</link></item>" for p in paths)
+    return (
+        f'<?xml version="1.0"?><rss version="2.0"><channel><title>t</title><link>{base}/</link>'
+        f"{items}</channel></rss>"
+    ).encode()
+
+
+def is_feed_polled(name: str, url: str) -> bool:
+    try:
+        with psycopg.connect(build_postgres_url(name), autocommit=True) as connection:
+            row = connection.execute(
+                "SELECT last_polled_at IS NOT NULL FROM feeds WHERE url = %s", (url,)
+            ).fetchone()
+    except psycopg.Error:  # not migrated yet
+        return False
+    return bool(row and row[0])
+
+
+def test_database_down_while_a_feed_is_parsed_stops_cleanly(tmp_path: Path) -> None:
+    with HostileServer() as server, fresh_postgres_database() as database_url:
+        base = server.base_url
+        server.routes = {
+            "/robots.txt": Route(status=404, content_type="text/plain", body=b""),
+            "/first.xml": Route(content_type="application/rss+xml", body=render_feed(base, [])),
+            # Answers once the database is down: its entries are checked against the database.
+            "/second.xml": Route(
+                content_type="application/rss+xml", stall=4.0,
+                body=render_feed(base, ["/news/a.html", "/news/b.html"]),
+            ),
+        }
+        name = database_url.rsplit("/", 1)[1]
+        feeds = write_feeds_file([f"{base}/first.xml", f"{base}/second.xml"], tmp_path)
+        settings = {
+            **OUTAGE_SETTINGS, "NEWSCRAWL_SPOOL_DIR": str(tmp_path / "spool"),
+            "DOWNLOAD_TIMEOUT": "20",
+        }
+        process = start_crawl("rss", {"feeds": str(feeds)}, database_url, settings)
+        try:
+            deadline = time.monotonic() + 60
+            while not is_feed_polled(name, f"{base}/first.xml"):
+                assert process.poll() is None and time.monotonic() < deadline
+                time.sleep(0.05)
+            set_connections_allowed(name, allowed=False)
+            log = wait_for_crawl(process)
+        finally:
+            set_connections_allowed(name, allowed=True)
+
+    assert process.returncode == ExitCode.DATABASE_UNAVAILABLE, log[-6000:]
+    assert_no_traceback(log)
+    assert "Spider error processing" not in log, log[-6000:]
+    assert_stopped_quietly(log)
 
 
 def set_connections_allowed(name: str, allowed: bool) -> int:

@@ -1,19 +1,20 @@
-"""StartOutageMiddleware: a database outage while a spider reads its start requests stops the
-crawl the way the pipelines do (one ERROR line, close reason database_unavailable), instead
-of Scrapy's "Error while reading start items and requests" traceback."""
+"""DatabaseOutageMiddleware: a database outage inside the spider (reading start requests, or
+feed state while parsing a feed) stops the crawl the way the pipelines do: one ERROR line,
+close reason database_unavailable, instead of a traceback per callback."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from typing import Any, Self
 
 from scrapy.crawler import Crawler
+from scrapy.http import Response
 
 from newscrawl.pipelines.page_spooling import PageSpooler, is_database_outage
 
 
-class StartOutageMiddleware:
-    """Spider middleware around start(): an outage there stops the crawl cleanly."""
+class DatabaseOutageMiddleware:
+    """Spider middleware around start() and the callbacks: an outage stops the crawl cleanly."""
 
     def __init__(self, spooler: PageSpooler) -> None:
         self.spooler = spooler
@@ -34,3 +35,12 @@ class StartOutageMiddleware:
             if not is_database_outage(error):
                 raise
             self.spooler.stop_crawl(error)
+
+    def process_spider_exception(
+        self, response: Response, exception: Exception
+    ) -> Iterable[Any] | None:
+        if not is_database_outage(exception):
+            return None
+        # The source's entries are listed again by its next poll; nothing fetched is lost.
+        self.spooler.stop_crawl(exception)
+        return ()
