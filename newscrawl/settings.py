@@ -5,6 +5,8 @@ import os
 BOT_NAME = "newscrawl"
 SPIDER_MODULES = ["spiders"]
 NEWSPIDER_MODULE = "spiders"
+# `crawl` is ours: exit codes and one-line argument errors (README, "Exit codes").
+COMMANDS_MODULE = "newscrawl.scrapy_commands"
 
 ROBOTSTXT_OBEY = True
 USER_AGENT = "newscrawl/0.1 (+https://github.com/newscrawl/newscrawl)"
@@ -33,6 +35,7 @@ EXTENSIONS = {
     "newscrawl.extensions.peak_memory.PeakMemoryExtension": 490,
     "newscrawl.extensions.crawl_runs.CrawlRunsExtension": 500,
     "newscrawl.extensions.progress_log.ProgressLogExtension": 510,
+    "newscrawl.extensions.robots_txt_log.RobotsTxtLogExtension": 520,
 }
 
 # Storage. SQLite (WAL) by default; PostgreSQL as postgresql+psycopg://user@host/db.
@@ -101,6 +104,10 @@ DOWNLOADER_MIDDLEWARES = {
     "newscrawl.middlewares.meta_refresh_guard.MetaRefreshGuardMiddleware": 585,
     # Above RedirectMiddleware (600): sees a redirect before it is followed.
     "newscrawl.middlewares.redirect_loops.RedirectLoopMiddleware": 610,
+}
+SPIDER_MIDDLEWARES = {
+    # Around start() and the callbacks: both read feed state, so the database may be down.
+    "newscrawl.middlewares.database_outage.DatabaseOutageMiddleware": 100,
 }
 NEWSCRAWL_SSRF_GUARD = True
 NEWSCRAWL_SSRF_ALLOWLIST: list[str] = []

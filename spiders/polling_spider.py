@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
 from scrapy import Request, Spider, signals
+from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.python.failure import Failure
 
+from newscrawl.fetch_failures import describe_fetch_error
 from newscrawl.items import PageItem
+from newscrawl.spider_arguments import (
+    CrawlArgumentError,
+    check_argument_names,
+    check_crawl_settings,
+    check_interval,
+    describe_argument,
+)
 from newscrawl.stats_keys import build_stats_key
 from newscrawl.url_checks import find_url_problem
 from spiders.article_pages import ArticleHint, build_page_item, log_article_failure
@@ -37,6 +47,15 @@ def is_transient_failure(failure: Failure) -> bool:
     return not (isinstance(failure.value, HttpError) and failure.value.response.status < 500)
 
 
+def list_argument_names(spider: type[Spider]) -> list[str]:
+    """The `-a` arguments a spider's __init__ takes by name."""
+    parameters = inspect.signature(spider.__init__).parameters.values()
+    return [
+        p.name for p in parameters
+        if p.name != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    ]
+
+
 class PollingSpider(Spider):
     """A spider whose sources (feeds or sitemaps) may be re-polled with state in the database.
 
@@ -56,8 +75,16 @@ class PollingSpider(Spider):
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
+        # Checked before anything opens: a mistake is one line and exit 2, not a traceback.
+        check_argument_names(cls.name, kwargs, list_argument_names(cls))
+        check_crawl_settings(crawler.settings)
+        if kwargs.get("every"):
+            check_interval(describe_argument("every", kwargs["every"]), kwargs["every"])
         spider = super().from_crawler(crawler, *args, **kwargs)
-        spider.poll_settings = read_poll_settings(crawler.settings, spider.every)
+        try:
+            spider.poll_settings = read_poll_settings(crawler.settings, spider.every)
+        except NotConfigured as exc:
+            raise CrawlArgumentError(f"-a every={spider.every}: {exc}") from None
         crawler.signals.connect(spider.keep_polling, signal=signals.spider_idle)
         crawler.signals.connect(spider.close_poller, signal=signals.spider_closed)
         return spider
@@ -99,7 +126,8 @@ class PollingSpider(Spider):
         request = getattr(failure, "request", None)
         url = request.url if request is not None else "?"
         label = self.source_kind.capitalize()
-        logger.warning("%s not fetched: %s (%s)", label, url, failure.getErrorMessage())
+        reason = describe_fetch_error(failure.value, url)
+        logger.warning("%s not fetched: %s (%s)", label, url, reason)
         self.inc_stat(f"{self.source_kind}_failed")
         if self.poller is not None and polled_url is not None:
             self.poller.spawn(self.record_source_failure(polled_url, failure))

@@ -16,6 +16,8 @@ from twisted.python.failure import Failure
 
 from newscrawl.categories import category_from_url, normalize_category
 from newscrawl.feeds import FeedEntry, ParsedFeed, discover_feed_links, parse_feed
+from newscrawl.feeds_file import read_feeds_file
+from newscrawl.spider_arguments import CrawlArgumentError, parse_integer, require_web_url
 from newscrawl.xml_entities import declares_entities
 from spiders.article_pages import ArticleHint, build_article_request
 from spiders.feed_polling import FEED_META, FeedPoller
@@ -61,23 +63,8 @@ def is_web_url(url: str) -> bool:
 
 
 def read_feed_sources(path: str | Path) -> list[FeedSource]:
-    """Read a feeds file: one URL per line, an optional category after a tab, # comments."""
-    sources: list[FeedSource] = []
-    seen: set[str] = set()
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
-        text = line.strip()
-        if not text or text.startswith("#"):
-            continue
-        url, _, category = text.partition("\t")
-        url = url.strip()
-        if not is_web_url(url):
-            logger.warning("Skipping feeds file line that is no http(s) URL: %r", text)
-            continue
-        if url in seen:
-            continue
-        seen.add(url)
-        sources.append(FeedSource(url, normalize_category(category) or None))
-    return sources
+    """The feeds of a feeds file (newscrawl/feeds_file.py) with their categories."""
+    return [FeedSource(line.url, line.category) for line in read_feeds_file(path)]
 
 
 class RssSpider(PollingSpider):
@@ -104,15 +91,18 @@ class RssSpider(PollingSpider):
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
-        if feed and not is_web_url(feed):
-            raise ValueError(f"feed={feed!r} is not an http(s) URL")
+        if feed:
+            feed = require_web_url("feed", feed)
         sources = [FeedSource(feed, normalize_category(category or "") or None)] if feed else []
         if feeds:
             sources.extend(s for s in read_feed_sources(feeds) if s.url != feed)
         if not sources:
-            raise ValueError("the rss spider needs -a feed=URL or -a feeds=FILE")
+            raise CrawlArgumentError(
+                "the rss spider needs a feed: -a feed=URL or -a feeds=FILE,"
+                " for example -a feed=https://example.com/rss.xml"
+            )
         self.feed_sources: list[FeedSource] = sources
-        self.category_segment = int(category_segment)
+        self.category_segment = parse_integer("category_segment", category_segment)
         self.every = every
         self.poll_settings = None
         self.poller = None

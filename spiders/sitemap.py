@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import re
 from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import datetime
 from functools import partial
@@ -18,6 +17,7 @@ from twisted.python.failure import Failure
 from newscrawl import settings as project_settings
 from newscrawl.categories import category_from_url
 from newscrawl.feeds import discover_feed_links
+from newscrawl.fetch_failures import describe_fetch_error
 from newscrawl.items import PageItem
 from newscrawl.middlewares.response_guard import SKIP_GUARD_META
 from newscrawl.sitemaps import (
@@ -27,8 +27,14 @@ from newscrawl.sitemaps import (
     ParsedSitemap,
     SitemapEntry,
     parse_sitemap,
-    parse_w3c_datetime,
     sitemap_urls_from_robots,
+)
+from newscrawl.spider_arguments import (
+    CrawlArgumentError,
+    compile_pattern,
+    parse_integer,
+    parse_since,
+    require_web_url,
 )
 from newscrawl.stats_keys import build_stats_key
 from newscrawl.xml_entities import declares_entities
@@ -73,21 +79,22 @@ class SitemapSpider(PollingSpider):
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.sitemap_urls = [u.strip() for u in (sitemap or "").split(",") if u.strip()]
-        self.site_urls = [u.strip() for u in (site or "").split(",") if u.strip()]
+        self.sitemap_urls = [
+            require_web_url("sitemap", u) for u in (sitemap or "").split(",") if u.strip()
+        ]
+        self.site_urls = [require_web_url("site", u) for u in (site or "").split(",") if u.strip()]
         if not self.sitemap_urls and not self.site_urls:
-            raise ValueError("the sitemap spider needs -a sitemap=URL or -a site=URL")
-        self.since: datetime | None = None
-        if since:
-            self.since = parse_w3c_datetime(since)
-            if self.since is None:
-                raise ValueError(f"since={since!r} is not a date such as 2026-11-01")
-        self.allow = re.compile(allow) if allow else None
-        self.deny = re.compile(deny) if deny else None
-        self.category_segment = int(category_segment)
-        self.max_size = int(max_size)
+            raise CrawlArgumentError(
+                "the sitemap spider needs a sitemap or a site: -a sitemap=URL or -a site=URL,"
+                " for example -a site=https://example.com/"
+            )
+        self.since: datetime | None = parse_since(since) if since else None
+        self.allow = compile_pattern("allow", allow) if allow else None
+        self.deny = compile_pattern("deny", deny) if deny else None
+        self.category_segment = parse_integer("category_segment", category_segment)
+        self.max_size = parse_integer("max_size", max_size)
         # Article URLs taken from sitemaps in this crawl, against NEWSCRAWL_SITEMAP_MAX_URLS.
-        self.max_urls = int(max_urls)
+        self.max_urls = parse_integer("max_urls", max_urls)
         self.urls_taken = 0
         self.every = every
         self.poll_settings = None
@@ -167,7 +174,8 @@ class SitemapSpider(PollingSpider):
     def handle_robots_error(self, failure: Failure) -> Iterator[Request]:
         """Without a robots.txt, probe the well-known paths and the homepage all the same."""
         request = failure.request  # type: ignore[attr-defined]
-        logger.info("No robots.txt at %s (%s)", request.url, failure.getErrorMessage())
+        reason = describe_fetch_error(failure.value, request.url)
+        logger.info("No robots.txt at %s (%s)", request.url, reason)
         yield from self.probe_site(request.cb_kwargs["site"])
 
     def claim_sitemap(self, url: str, how: str, found_in: str) -> bool:
@@ -224,7 +232,7 @@ class SitemapSpider(PollingSpider):
         """A homepage that could not be fetched only means no feeds from it."""
         request = getattr(failure, "request", None)
         url = request.url if request is not None else "?"
-        logger.info("Homepage not fetched: %s (%s)", url, failure.getErrorMessage())
+        logger.info("Homepage not fetched: %s (%s)", url, describe_fetch_error(failure.value, url))
         self.inc_stat("homepage_failed")
 
     def build_sitemap_request(

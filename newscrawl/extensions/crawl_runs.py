@@ -7,6 +7,7 @@ import logging
 import os
 import socket
 from datetime import UTC, date, datetime
+from functools import partial
 from typing import Any, Self
 
 from scrapy import Spider, signals
@@ -16,10 +17,15 @@ from scrapy.statscollectors import StatsCollector
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError
 
-from newscrawl.pipelines.page_spooling import describe_database_error
+from newscrawl.pipelines.page_spooling import (
+    DatabaseUnavailableError,
+    PageSpooler,
+    describe_database_error,
+    is_database_outage,
+)
 from newscrawl.storage.crawl_run_repository import CrawlRunRepository
 from newscrawl.storage.migrations import open_database
-from newscrawl.storage.retry import is_transient_error, run_in_thread_with_retry
+from newscrawl.storage.retry import run_in_thread_with_retry
 
 logger = logging.getLogger(__name__)
 
@@ -40,10 +46,19 @@ def build_json_stats(stats: dict[str, Any]) -> dict[str, Any]:
 class CrawlRunsExtension:
     """Records start, end, finish reason and stats of every crawl in the database."""
 
-    def __init__(self, database_url: str, stats: StatsCollector, *, migrate: bool = True) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        stats: StatsCollector,
+        *,
+        migrate: bool = True,
+        spooler: PageSpooler | None = None,
+    ) -> None:
         self.database_url = database_url
         self.stats = stats
         self.migrate = migrate
+        # Tells when the crawl is stopping for a database outage (no bookkeeping retries).
+        self.spooler = spooler
         self.engine: Engine | None = None
         self.run_id: int | None = None
 
@@ -57,30 +72,41 @@ class CrawlRunsExtension:
             settings.get("NEWSCRAWL_DATABASE_URL", "sqlite:///newscrawl.db"),
             crawler.stats,
             migrate=settings.getbool("NEWSCRAWL_MIGRATE_ON_START", True),
+            spooler=PageSpooler.from_crawler(crawler),
         )
         crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
         return extension
 
     async def spider_opened(self, spider: Spider) -> None:
+        if self.spooler is not None and self.spooler.is_stopping:
+            return  # the database already failed: no retries for bookkeeping
+        guard = self.spooler.unless_stopping if self.spooler is not None else None
         try:
             self.engine = await asyncio.to_thread(
-                open_database, self.database_url, migrate=self.migrate
+                partial(open_database, self.database_url, migrate=self.migrate, guard=guard)
             )
+            start_run = CrawlRunRepository(self.engine).start_run
             self.run_id = await run_in_thread_with_retry(
-                CrawlRunRepository(self.engine).start_run,
+                guard(start_run) if guard is not None else start_run,
                 spider=spider.name,
                 worker=f"{socket.gethostname()}:{os.getpid()}",
                 started_at=datetime.now(UTC),
             )
-        except DBAPIError as error:
-            if not is_transient_error(error):
+        except (DBAPIError, DatabaseUnavailableError) as error:
+            if not is_database_outage(error):
                 raise
             # The pipelines stop the crawl and say why; this run just goes unrecorded.
             logger.warning("Crawl run not recorded: %s", describe_database_error(error))
 
     async def spider_closed(self, spider: Spider, reason: str) -> None:
         if self.engine is None or self.run_id is None:
+            return
+        if self.spooler is not None and self.spooler.is_stopping:
+            # The crawl stopped because the database is down: retrying here would only
+            # hold the exit for the whole backoff. The run stays without a finish time.
+            logger.info("Crawl run %d not finished in crawl_runs: database down", self.run_id)
+            self.engine.dispose()
             return
         try:
             await run_in_thread_with_retry(
@@ -91,7 +117,7 @@ class CrawlRunsExtension:
                 stats=build_json_stats(self.stats.get_stats()),
             )
         except DBAPIError as error:
-            if not is_transient_error(error):
+            if not is_database_outage(error):
                 raise
             # Bookkeeping only: the crawl's pages are safe, so this must not fail the close.
             logger.error(

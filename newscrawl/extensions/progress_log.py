@@ -1,20 +1,23 @@
-"""ProgressLogExtension: a periodic log line with pages, articles, pending neighbours, due feeds."""
+"""ProgressLogExtension: a periodic log line with pages, articles, pending neighbours, due feeds,
+and a summary line when the crawl ends."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Self
 
 from scrapy import Spider, signals
 from scrapy.crawler import Crawler
-from scrapy.exceptions import NotConfigured
 from scrapy.statscollectors import StatsCollector
 from sqlalchemy import Engine
 
-from newscrawl.stats_keys import build_stats_key
+from newscrawl.exit_codes import SHUTDOWN_REASON, SOURCE_FAILED_EVENTS, SOURCE_READ_EVENTS
+from newscrawl.pipelines.page_spooling import describe_database_error
+from newscrawl.stats_keys import build_stats_key, sum_spider_events
 from newscrawl.storage.engine import create_database_engine
 from newscrawl.storage.feed_repository import FeedRepository
 from newscrawl.storage.page_repository import PageRepository
@@ -23,25 +26,48 @@ logger = logging.getLogger(__name__)
 
 # Groups named in the log line; the rest are summed, to keep it one line on big crawls.
 LOGGED_GROUPS = 5
+ARTICLE_PAGE_EVENTS = frozenset({"page_fetched"})
+ARTICLES_STORED_KEY = build_stats_key("sql_storage", "articles_stored")
 
 
 def format_progress(
-    stats: dict[str, object], pending: dict[str, int], feeds_due: int | None = None
+    stats: Mapping[str, object], pending: dict[str, int], feeds_due: int | None = None
 ) -> str:
     """One progress line from the crawl stats, the pending pages per group and the due feeds."""
-    fetched = stats.get("response_received_count", 0)
-    stored = stats.get(build_stats_key("sql_storage", "articles_stored"), 0)
+    # Article pages only: robots.txt, feeds and sitemaps are responses too, but no progress.
+    fetched = sum_spider_events(stats, ARTICLE_PAGE_EVENTS)
+    stored = stats.get(ARTICLES_STORED_KEY, 0)
     biggest = sorted(pending.items(), key=lambda entry: (-entry[1], entry[0]))
     shown = ", ".join(f"{group}={count}" for group, count in biggest[:LOGGED_GROUPS])
     rest = sum(count for _, count in biggest[LOGGED_GROUPS:])
     if rest:
         shown += f", {len(biggest) - LOGGED_GROUPS} more groups={rest}"
     return (
-        f"Progress: {fetched} pages fetched, {stored} articles stored,"
+        f"Progress: {fetched} article pages fetched, {stored} articles stored,"
         f" {sum(pending.values())} pages pending in {len(pending)} groups"
         + (f" ({shown})" if shown else "")
         + (f", {feeds_due} feeds due" if feeds_due is not None else "")
     )
+
+
+def format_summary(stats: Mapping[str, object], reason: str, pending: int | None) -> str:
+    """The line that ends a crawl: what it fetched and stored, and which sources failed."""
+    fetched = sum_spider_events(stats, ARTICLE_PAGE_EVENTS)
+    stored = stats.get(ARTICLES_STORED_KEY, 0)
+    read = sum_spider_events(stats, SOURCE_READ_EVENTS)
+    failed = sum_spider_events(stats, SOURCE_FAILED_EVENTS)
+    line = (
+        f"Crawl ended ({reason}): {fetched} article pages fetched, {stored} articles stored;"
+        f" {read} feeds or sitemaps read, {failed} failed"
+    )
+    if failed:
+        line += " (none could be read)" if not read else " (see the warnings above)"
+    if reason == SHUTDOWN_REASON and pending:
+        line += (
+            f". Interrupted with {pending} fetched pages pending in the database:"
+            " the next crawl extracts them"
+        )
+    return line
 
 
 class ProgressLogExtension:
@@ -56,9 +82,8 @@ class ProgressLogExtension:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
+        # <= 0 turns the periodic line off; the summary at the end stays.
         interval = crawler.settings.getfloat("NEWSCRAWL_PROGRESS_INTERVAL", 60.0)
-        if interval <= 0:
-            raise NotConfigured("progress logging is off (NEWSCRAWL_PROGRESS_INTERVAL <= 0)")
         assert crawler.stats is not None
         extension = cls(
             crawler.settings.get("NEWSCRAWL_DATABASE_URL", "sqlite:///newscrawl.db"),
@@ -71,15 +96,29 @@ class ProgressLogExtension:
 
     def spider_opened(self, spider: Spider) -> None:
         self.engine = create_database_engine(self.database_url)
-        self.task = asyncio.ensure_future(self._log_periodically())
+        if self.interval > 0:
+            self.task = asyncio.ensure_future(self._log_periodically())
 
     async def spider_closed(self, spider: Spider, reason: str) -> None:
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
+        pending = await self.count_pending() if reason == SHUTDOWN_REASON else None
+        logger.info(format_summary(self.stats.get_stats(), reason, pending))
         if self.engine is not None:
             self.engine.dispose()
+
+    async def count_pending(self) -> int | None:
+        """Pages stored but not yet extracted (all groups); None when the database says nothing."""
+        if self.engine is None:
+            return None
+        try:
+            pending = await asyncio.to_thread(PageRepository(self.engine).count_pending_pages)
+        except Exception as exc:
+            logger.warning("Cannot count pending pages: %s", describe_database_error(exc))
+            return None
+        return sum(pending.values())
 
     async def log_progress(self) -> None:
         """Log one progress line; a database hiccup only costs the pending counts."""

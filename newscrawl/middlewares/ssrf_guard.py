@@ -134,10 +134,9 @@ class SsrfGuardMiddleware:
         except Exception as exc:
             # Fail closed: the download would look the name up again, and a second answer
             # may differ from the first (DNS rebinding). The lookup error goes on to the
-            # retry middleware, which retries DNS failures as it would have anyway.
-            logger.warning(
-                "SSRF guard refused %s: its host does not resolve (%s)", request.url, exc
-            )
+            # retry middleware, which retries DNS failures as it would have anyway. Not
+            # logged here: the spider names the DNS failure once, after the last retry.
+            logger.debug("SSRF guard: %s does not resolve (%s)", request.url, exc)
             self.stats.inc_value(build_stats_key(COMPONENT, "unresolved"))
             raise
         reason = find_refusal(request.url, self.allowlist, resolved)

@@ -24,11 +24,13 @@ class PageSpooled(DropItem):
     """The database could not take the page; it is kept in the local spool for the next crawl."""
 
     def __init__(self, message: str) -> None:
-        super().__init__(message, log_level="WARNING")
+        # The crawl's one ERROR line already says where such pages went; one line per page
+        # (with the item) would bury it.
+        super().__init__(message, log_level="DEBUG")
 
 
 class PageKeptPending(DropItem):
     """The database failed after the page was stored: it stays pending for the next crawl."""
 
     def __init__(self, message: str) -> None:
-        super().__init__(message, log_level="WARNING")
+        super().__init__(message, log_level="DEBUG")

@@ -58,7 +58,7 @@ from newscrawl.storage.records import (
     TemplateKey,
     TemplateRecord,
 )
-from newscrawl.storage.retry import is_transient_error, run_in_thread_with_retry
+from newscrawl.storage.retry import run_in_thread_with_retry
 
 logger = logging.getLogger(__name__)
 
@@ -163,7 +163,7 @@ class NeighbourBufferPipeline:
                 # extracts them with the rest of the pending pages.
                 await self.spooler.replay_pages(pages)
         except DBAPIError as error:
-            if self.spooler is None or not is_transient_error(error):
+            if self.spooler is None or not is_database_outage(error):
                 raise
             # No repository: every fetched page is spooled until the spider has closed.
             self.spooler.stop_crawl(error)

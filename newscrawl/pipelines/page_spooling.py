@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn, ParamSpec, TypeVar
@@ -41,6 +42,7 @@ COMPONENT = "spool"
 CLOSE_REASON = "database_unavailable"
 DEFAULT_SPOOL_DIRNAME = ".newscrawl-spool"
 STOPPED_KEY = build_stats_key(COMPONENT, "crawl_stopped")
+SQLITE_READONLY = 8
 
 
 def resolve_spool_base(spool_dir: str | None, database_url: str) -> Path:
@@ -58,10 +60,26 @@ class DatabaseUnavailableError(Exception):
 
 
 def is_database_outage(error: BaseException) -> bool:
-    """A lost or unreachable database, as opposed to bad data or a bug."""
+    """A lost, unreachable or read-only database, as opposed to bad data or a bug."""
     if isinstance(error, DatabaseUnavailableError):
         return True
-    return isinstance(error, DBAPIError) and is_transient_error(error)
+    if not isinstance(error, DBAPIError):
+        return False
+    return is_transient_error(error) or is_read_only_error(error)
+
+
+def is_read_only_error(error: DBAPIError) -> bool:
+    """A database that takes no writes: a read-only SQLite file, a read-only PostgreSQL.
+
+    No retry helps, yet the pages are fine: like an outage, they wait in the spool.
+    """
+    if isinstance(error.orig, sqlite3.Error):
+        code = getattr(error.orig, "sqlite_errorcode", None)
+        if code is not None:
+            return (code & 0xFF) == SQLITE_READONLY
+        return "readonly database" in str(error.orig)
+    # SQLSTATE 25006, read_only_sql_transaction: a standby, default_transaction_read_only.
+    return getattr(error.orig, "sqlstate", None) == "25006"
 
 
 class PageSpooler:
@@ -113,7 +131,14 @@ class PageSpooler:
         def guarded(*args: P.args, **kwargs: P.kwargs) -> T:
             if self.is_stopping:
                 raise DatabaseUnavailableError("the crawl is stopping: the database is down")
-            return function(*args, **kwargs)
+            try:
+                return function(*args, **kwargs)
+            except DBAPIError as error:
+                # An attempt already under way when the crawl began to stop: not retried
+                # (nor logged as about to be), the outage is known and said once.
+                if self.is_stopping and is_database_outage(error):
+                    raise DatabaseUnavailableError(describe_database_error(error)) from error
+                raise
 
         return guarded
 

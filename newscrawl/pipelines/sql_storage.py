@@ -41,7 +41,6 @@ from newscrawl.storage.batch_writer import BatchWriter
 from newscrawl.storage.migrations import open_database
 from newscrawl.storage.page_repository import write_failed_page
 from newscrawl.storage.records import ArticleRecord
-from newscrawl.storage.retry import is_transient_error
 
 logger = logging.getLogger(__name__)
 
@@ -99,7 +98,7 @@ class SqlStoragePipeline:
                 open_database, self.database_url, migrate=self.migrate
             )
         except DBAPIError as error:
-            if self.spooler is None or not is_transient_error(error):
+            if self.spooler is None or not is_database_outage(error):
                 raise
             # No repositories: pages reaching this stage are kept until the spider closed.
             self.spooler.stop_crawl(error)

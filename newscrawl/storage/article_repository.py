@@ -1,4 +1,4 @@
-"""Articles: upserted by URL, so a re-crawl updates the row instead of adding one."""
+"""Articles: one row per article (storage/article_identity.py); a re-crawl updates it."""
 
 from __future__ import annotations
 
@@ -11,6 +11,11 @@ from typing import Any
 from sqlalchemy import Engine, bindparam, func, select, text, update
 from sqlalchemy.orm import Session
 
+from newscrawl.storage.article_identity import (
+    choose_canonical,
+    load_identities,
+    resolve_identity,
+)
 from newscrawl.storage.models import Article
 from newscrawl.storage.page_repository import PAGES, upsert_page
 from newscrawl.storage.records import ArticleRecord, PageRecord
@@ -50,7 +55,20 @@ def write_article(
     if page_id is None and page is not None:
         page_id = upsert_page(session, page, status="extracted")
     values["page_id"] = page_id
-    article_id = ARTICLE_UPSERT.execute(session, values).scalar_one()
+    preferred = choose_canonical(article.url, article.canonical_url)
+    identity = resolve_identity(
+        article.url, article.canonical_url, values["content_hash"],
+        load_identities(session, list({article.url, preferred}), values["content_hash"]),
+    )
+    values["url"] = identity.url
+    values["duplicate_of"] = identity.duplicate_of
+    if identity.row_id is None:
+        article_id = ARTICLE_UPSERT.execute(session, values).scalar_one()
+    else:
+        article_id = identity.row_id
+        session.connection().execute(
+            update(Article).where(Article.id == article_id).values(**values)
+        )
     if close_page:
         # Core on the session's connection: nothing is loaded, no ORM objects to keep in step.
         session.connection().execute(CLOSE_PAGE, {"page_id": page_id, "now": datetime.now(UTC)})

@@ -132,7 +132,8 @@ class Template(Base):
 
 
 class Article(Base):
-    """An extracted article; one row per URL, updated when the URL is crawled again."""
+    """An extracted article; one row per article (storage/article_identity.py), updated when
+    it is crawled again."""
 
     __tablename__ = "articles"
     __table_args__ = (
@@ -161,6 +162,9 @@ class Article(Base):
     fetched_at: Mapped[datetime]
     extracted_at: Mapped[datetime]
     content_hash: Mapped[str] = mapped_column(String(64), index=True)
+    # A syndicated copy (the same text under another URL) points at the article first stored
+    # with that text; None for an original. Copies are linked, never merged.
+    duplicate_of: Mapped[int | None] = mapped_column(index=True)
     extraction_method: Mapped[str] = mapped_column(String(32))
     config_version: Mapped[str] = mapped_column(String(64))
     word_count: Mapped[int]

@@ -76,7 +76,8 @@ def call_with_retry(
                 attempt,
                 attempts,
                 delay,
-                error.orig,
+                # One line: psycopg adds hints on lines of their own.
+                " ".join(str(error.orig).split()),
             )
             time.sleep(delay)
     raise AssertionError("unreachable")

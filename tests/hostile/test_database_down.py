@@ -14,6 +14,8 @@ import psycopg
 import pytest
 
 from newscrawl.demo import DemoNetworkServer
+from newscrawl.exit_codes import ExitCode
+from newscrawl.storage.migrations import open_database
 from tests.e2e.crawl_support import (
     POSTGRES_ADMIN_URL,
     build_postgres_url,
@@ -21,6 +23,7 @@ from tests.e2e.crawl_support import (
     terminate_connections,
     write_feeds_file,
 )
+from tests.hostile.corpus import Route
 from tests.hostile.crawling import (
     assert_every_page_stored,
     dump_outcome,
@@ -29,6 +32,7 @@ from tests.hostile.crawling import (
     read_outcome,
     start_crawl,
 )
+from tests.hostile.server import HostileServer
 
 CLEAN_STOP = "Database unavailable, stopping the crawl (database_unavailable)"
 # Slow enough that the outage lands while pages are being fetched and stored.
@@ -67,6 +71,17 @@ def assert_no_traceback(log: str) -> None:
     assert "Task exception was never retrieved" not in log, log[-6000:]
 
 
+def assert_stopped_quietly(log: str) -> None:
+    """One ERROR line says why and where the pages went; nothing retries once closing."""
+    assert log.count(CLEAN_STOP) == 1, log[-6000:]
+    assert log.count("] ERROR: ") == 1, log[-6000:]
+    assert "written by the next crawl" in log
+    after_close = log.split("Closing spider (database_unavailable)", 1)[1]
+    assert "Database error (attempt" not in after_close, after_close[-6000:]
+    # Each kept page is in the stats and the spool, not on a log line of its own.
+    assert "Dropped: " not in log, log[-6000:]
+
+
 def test_database_down_at_start_stops_cleanly(
     network: DemoNetworkServer, tmp_path: Path
 ) -> None:
@@ -79,15 +94,88 @@ def test_database_down_at_start_stops_cleanly(
     )
     log = wait_for_crawl(process)
 
-    assert process.returncode == 0, log[-6000:]
+    assert process.returncode == ExitCode.DATABASE_UNAVAILABLE, log[-6000:]
     assert_no_traceback(log)
-    assert log.count(CLEAN_STOP) == 1, log[-6000:]
+    assert_stopped_quietly(log)
     assert "Connection refused" in log
     assert "Spider closed (database_unavailable)" in log
     # Whatever was fetched before the spider closed is in the spool, not lost.
     fetched = read_logged_stats(log).get("newscrawl/rss/page_fetched", 0)
     spooled = list(spool.glob("*/*.page.json"))
     assert len(spooled) == fetched
+
+
+def test_read_only_sqlite_file_stops_cleanly(network: DemoNetworkServer, tmp_path: Path) -> None:
+    database = tmp_path / "crawl.db"
+    open_database(f"sqlite:///{database}").dispose()
+    # mode=ro: read-only even for root, who may write to a file without write permission.
+    database_url = f"sqlite:///file:{database}?mode=ro&uri=true"
+    spool = tmp_path / "spool"
+    feeds = write_feeds_file(network.feed_lines(), tmp_path)
+    process = start_crawl(
+        "rss", {"feeds": str(feeds)}, database_url,
+        {**OUTAGE_SETTINGS, "NEWSCRAWL_SPOOL_DIR": str(spool)},
+    )
+    log = wait_for_crawl(process)
+
+    assert process.returncode == ExitCode.DATABASE_UNAVAILABLE, log[-6000:]
+    assert_no_traceback(log)
+    assert_stopped_quietly(log)
+    assert "Spider closed (database_unavailable)" in log
+
+
+def render_feed(base: str, paths: list[str]) -> bytes:
+    items = "".join(f"<item><title>{p}</title><link>{base}{p}</link></item>" for p in paths)
+    return (
+        f'<?xml version="1.0"?><rss version="2.0"><channel><title>t</title><link>{base}/</link>'
+        f"{items}</channel></rss>"
+    ).encode()
+
+
+def is_feed_polled(name: str, url: str) -> bool:
+    try:
+        with psycopg.connect(build_postgres_url(name), autocommit=True) as connection:
+            row = connection.execute(
+                "SELECT last_polled_at IS NOT NULL FROM feeds WHERE url = %s", (url,)
+            ).fetchone()
+    except psycopg.Error:  # not migrated yet
+        return False
+    return bool(row and row[0])
+
+
+def test_database_down_while_a_feed_is_parsed_stops_cleanly(tmp_path: Path) -> None:
+    with HostileServer() as server, fresh_postgres_database() as database_url:
+        base = server.base_url
+        server.routes = {
+            "/robots.txt": Route(status=404, content_type="text/plain", body=b""),
+            "/first.xml": Route(content_type="application/rss+xml", body=render_feed(base, [])),
+            # Answers once the database is down: its entries are checked against the database.
+            "/second.xml": Route(
+                content_type="application/rss+xml", stall=4.0,
+                body=render_feed(base, ["/news/a.html", "/news/b.html"]),
+            ),
+        }
+        name = database_url.rsplit("/", 1)[1]
+        feeds = write_feeds_file([f"{base}/first.xml", f"{base}/second.xml"], tmp_path)
+        settings = {
+            **OUTAGE_SETTINGS, "NEWSCRAWL_SPOOL_DIR": str(tmp_path / "spool"),
+            "DOWNLOAD_TIMEOUT": "20",
+        }
+        process = start_crawl("rss", {"feeds": str(feeds)}, database_url, settings)
+        try:
+            deadline = time.monotonic() + 60
+            while not is_feed_polled(name, f"{base}/first.xml"):
+                assert process.poll() is None and time.monotonic() < deadline
+                time.sleep(0.05)
+            set_connections_allowed(name, allowed=False)
+            log = wait_for_crawl(process)
+        finally:
+            set_connections_allowed(name, allowed=True)
+
+    assert process.returncode == ExitCode.DATABASE_UNAVAILABLE, log[-6000:]
+    assert_no_traceback(log)
+    assert "Spider error processing" not in log, log[-6000:]
+    assert_stopped_quietly(log)
 
 
 def set_connections_allowed(name: str, allowed: bool) -> int:
@@ -140,9 +228,9 @@ def test_database_down_mid_crawl_then_restart_writes_every_page(
         first = read_outcome(process.returncode, first_log, database_url)
 
         assert killed and killed[0] > 0, first_log[-6000:]
-        assert first.returncode == 0, first_log[-6000:]
+        assert first.returncode == ExitCode.DATABASE_UNAVAILABLE, first_log[-6000:]
         assert "Task exception was never retrieved" not in first_log
-        assert first_log.count(CLEAN_STOP) == 1, first_log[-6000:]
+        assert_stopped_quietly(first_log)
         assert "Spider closed (database_unavailable)" in first_log
         fetched = first.stat("newscrawl/rss/page_fetched")
         spooled = first.stat("newscrawl/spool/spooled")
@@ -159,7 +247,8 @@ def test_database_down_mid_crawl_then_restart_writes_every_page(
         )
         second = finish_crawl(restart, database_url)
 
-    assert second.returncode == 0, second.log[-6000:]
+    # Its only feed is gone: the pages it wrote came from the spool, and the exit says so.
+    assert second.returncode == ExitCode.SOURCES_UNREACHABLE, second.log[-6000:]
     assert_no_traceback(second.log)
     assert f"Replayed {spooled} spooled page(s)" in second.log
     assert second.stat("newscrawl/spool/replayed") == spooled
@@ -199,7 +288,7 @@ def test_connections_killed_while_migrations_run_are_retried(
         outcome = finish_crawl(process, database_url)
 
     assert killed > 0, outcome.log[-6000:]
-    assert outcome.returncode == 0, outcome.log[-6000:]
+    assert outcome.returncode == ExitCode.FINISHED, outcome.log[-6000:]
     assert_no_traceback(outcome.log)
     assert "terminating connection due to administrator command" in outcome.log
     assert "Spider closed (finished)" in outcome.log

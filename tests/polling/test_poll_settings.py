@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from scrapy.exceptions import NotConfigured
 
-from newscrawl.poll_schedule import IntervalError
+from newscrawl.spider_arguments import CrawlArgumentError
 from spiders.rss import RssSpider
 from spiders.sitemap import SitemapSpider
 from tests.spiders.spider_building import build_spider
@@ -36,10 +35,10 @@ def test_without_every_feeds_are_crawled_once() -> None:
 
 
 def test_a_bad_interval_is_a_clear_error() -> None:
-    with pytest.raises(IntervalError, match="15 minutes"):
+    with pytest.raises(CrawlArgumentError, match="-a every=15 minutes: expected a positive"):
         build_spider(RssSpider, DATABASE, feed=FEED, every="15 minutes")
 
 
 def test_polling_without_a_database_names_the_setting() -> None:
-    with pytest.raises(NotConfigured, match="NEWSCRAWL_DATABASE_URL"):
+    with pytest.raises(CrawlArgumentError, match="NEWSCRAWL_DATABASE_URL"):
         build_spider(RssSpider, {}, feed=FEED, every="15m")

@@ -11,6 +11,7 @@ from scrapy import Request
 from scrapy.http import Response
 
 from newscrawl.items import PageItem
+from newscrawl.spider_arguments import CrawlArgumentError
 from spiders.article_pages import ArticleHint
 from spiders.rss import FeedSource, RssSpider, read_feed_sources
 from tests.spiders import feed_documents as docs
@@ -168,9 +169,9 @@ def test_start_reads_the_feeds_file(tmp_path: Path) -> None:
 
 
 def test_spider_without_feeds_is_a_clear_error() -> None:
-    with pytest.raises(ValueError, match="feed=URL"):
+    with pytest.raises(CrawlArgumentError, match="feed=URL"):
         build_spider(RssSpider)
-    with pytest.raises(ValueError, match="not an http"):
+    with pytest.raises(CrawlArgumentError, match="expected an http"):
         build_spider(RssSpider, feed="feeds.txt")
 
 

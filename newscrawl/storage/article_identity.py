@@ -1,0 +1,109 @@
+"""Which row an extracted article belongs to: one row per article, not per URL.
+
+- The page's canonical URL wins when it is on the same site (and not the site's home page,
+  which broken sites give every page).
+- URLs that differ only in their query (`x.html?src=rss`, `x.html`) and have the same text are
+  one article, stored under the canonical URL, else under the URL with the shorter query.
+- The same text under another path or site (a syndicated copy) gets its own row, linked by
+  `duplicate_of` to the article first stored with that text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from newscrawl.categories import site_from_url
+from newscrawl.storage.models import Article
+
+
+@dataclass(frozen=True)
+class ArticleIdentity:
+    """Where an article goes: its URL, the row it updates (None: insert or upsert by URL),
+    and the original it copies (None: it is one)."""
+
+    url: str
+    row_id: int | None = None
+    duplicate_of: int | None = None
+
+
+@dataclass(frozen=True)
+class StoredIdentity:
+    """The identifying columns of a stored article."""
+
+    id: int
+    url: str
+    content_hash: str
+    duplicate_of: int | None
+
+
+def strip_query(url: str) -> str:
+    """The URL without its query and fragment, host in lower case."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path or "/", "", ""))
+
+
+def choose_canonical(url: str, canonical_url: str | None) -> str:
+    """The URL to store an article under: its canonical URL when that is trustworthy."""
+    if not canonical_url or canonical_url == url:
+        return url
+    canonical = urlsplit(canonical_url)
+    if canonical.scheme not in ("http", "https") or not canonical.netloc:
+        return url
+    if site_from_url(canonical_url) != site_from_url(url) or canonical.path in ("", "/"):
+        return url
+    return canonical_url
+
+
+def resolve_identity(
+    url: str, canonical_url: str | None, content_hash: str, stored: list[StoredIdentity]
+) -> ArticleIdentity:
+    """Where an article goes, given the stored rows at its URLs or with its text."""
+    preferred = choose_canonical(url, canonical_url)
+    by_url = {row.url: row for row in stored}
+    row = by_url.get(preferred)
+    if row is not None and preferred != url and row.content_hash != content_hash and (
+        strip_query(preferred) != strip_query(url)
+    ):
+        # The canonical URL holds another text under another path: a canonical that names
+        # another article (a broken template) is not trusted.
+        preferred, row = url, by_url.get(url)
+    elif row is None and preferred != url:
+        # Stored under its own URL before the canonical one was known: it moves.
+        row = by_url.get(url)
+    if row is not None:
+        return ArticleIdentity(preferred, row.id, row.duplicate_of)
+    same_text = sorted((r for r in stored if r.content_hash == content_hash), key=_id)
+    key = strip_query(preferred)
+    for row in same_text:
+        if strip_query(row.url) == key:
+            # The same page under another query: one article, under the better URL.
+            better = preferred if _is_better(preferred, row.url, canonical_url) else row.url
+            return ArticleIdentity(better, row.id, row.duplicate_of)
+    # The copy points at the original, never at another copy.
+    originals = [r for r in same_text if r.duplicate_of is None] or same_text
+    return ArticleIdentity(preferred, None, originals[0].id if originals else None)
+
+
+def load_identities(
+    session: Session, urls: list[str], content_hash: str
+) -> list[StoredIdentity]:
+    """The stored articles at any of `urls` or with the given text."""
+    statement = select(
+        Article.id, Article.url, Article.content_hash, Article.duplicate_of
+    ).where(or_(Article.url.in_(urls), Article.content_hash == content_hash))
+    return [StoredIdentity(*row) for row in session.execute(statement)]
+
+
+def _is_better(url: str, other: str, canonical_url: str | None) -> bool:
+    """True when `url` names the article better than `other`: canonical, else shorter query."""
+    if canonical_url is not None and url == canonical_url:
+        return True
+    return len(urlsplit(url).query) < len(urlsplit(other).query)
+
+
+def _id(row: StoredIdentity) -> int:
+    return row.id
