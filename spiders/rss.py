@@ -17,9 +17,9 @@ from twisted.python.failure import Failure
 from newscrawl.categories import category_from_url, normalize_category
 from newscrawl.feeds import FeedEntry, ParsedFeed, discover_feed_links, parse_feed
 from newscrawl.xml_entities import declares_entities
-from spiders.article_pages import ArticleHint, build_article_request
-from spiders.feed_polling import FEED_META, FeedPoller
-from spiders.polling_spider import PollingSpider
+from .article_pages import ArticleHint, build_article_request
+from .feed_polling import FEED_META, FeedPoller
+from .polling_spider import PollingSpider
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -26,9 +26,9 @@ from newscrawl.sitemaps import (
     sitemap_urls_from_robots,
 )
 from newscrawl.xml_entities import declares_entities
-from spiders.article_pages import ArticleHint, build_article_request
-from spiders.feed_polling import FEED_META, FeedPoller
-from spiders.polling_spider import PollingSpider
+from .article_pages import ArticleHint, build_article_request
+from .feed_polling import FEED_META, FeedPoller
+from .polling_spider import PollingSpider
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -6,8 +6,8 @@ import pytest
 from scrapy.exceptions import NotConfigured
 
 from newscrawl.poll_schedule import IntervalError
-from spiders.rss import RssSpider
-from spiders.sitemap import SitemapSpider
+from newscrawl.spiders.rss import RssSpider
+from newscrawl.spiders.sitemap import SitemapSpider
 from tests.spiders.spider_building import build_spider
 
 FEED = "http://news.example/rss.xml"

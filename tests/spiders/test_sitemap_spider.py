@@ -13,7 +13,7 @@ from scrapy.http import Response as PlainResponse
 from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.python.failure import Failure
 
-from spiders.sitemap import COMMON_SITEMAP_PATHS, SitemapSpider
+from newscrawl.spiders.sitemap import COMMON_SITEMAP_PATHS, SitemapSpider
 from tests.spiders import feed_documents as docs
 from tests.spiders.spider_building import (
     TextResponse,
