@@ -77,6 +77,7 @@ def fetch_page(url: str, rules: FetchRules) -> FetchedPage:
             body = _read_capped(response, rules.max_bytes, url)
             return FetchedPage(url=response.geturl(), body=body)
     except urllib.error.HTTPError as exc:
+        exc.close()
         raise PageFetchError(f"{url} answered HTTP {exc.code} {exc.reason}") from None
     except urllib.error.URLError as exc:
         if isinstance(exc.reason, PageFetchError):
@@ -114,5 +115,6 @@ class _GuardedRedirects(urllib.request.HTTPRedirectHandler):
         try:
             check_url(newurl, self.rules)
         except PageFetchError as exc:
+            fp.close()  # the redirect's own response, which urllib closes only when following
             raise urllib.error.URLError(exc) from None
         return super().redirect_request(req, fp, code, msg, headers, newurl)
