@@ -13,6 +13,7 @@ from twisted.python.failure import Failure
 
 from newscrawl.items import PageItem
 from newscrawl.stats_keys import build_stats_key
+
 from .article_pages import ArticleHint, build_page_item, log_article_failure
 from .feed_polling import FeedPoller, PollSettings, read_poll_settings
 

@@ -17,6 +17,7 @@ from twisted.python.failure import Failure
 from newscrawl.categories import category_from_url, normalize_category
 from newscrawl.feeds import FeedEntry, ParsedFeed, discover_feed_links, parse_feed
 from newscrawl.xml_entities import declares_entities
+
 from .article_pages import ArticleHint, build_article_request
 from .feed_polling import FEED_META, FeedPoller
 from .polling_spider import PollingSpider

@@ -26,6 +26,7 @@ from newscrawl.sitemaps import (
     sitemap_urls_from_robots,
 )
 from newscrawl.xml_entities import declares_entities
+
 from .article_pages import ArticleHint, build_article_request
 from .feed_polling import FEED_META, FeedPoller
 from .polling_spider import PollingSpider

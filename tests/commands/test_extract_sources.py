@@ -1,4 +1,4 @@
-"""`newscrawl extract` reads a URL (SSRF rules, the crawl's user agent), stdin, and writes Markdown."""
+"""`newscrawl extract` reads a URL (SSRF rules, the crawl's user agent) or stdin; Markdown out."""
 
 from __future__ import annotations
 
