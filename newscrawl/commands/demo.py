@@ -59,7 +59,9 @@ def find_busy_port(ports: dict[str, int]) -> int | None:
     return None
 
 
-def format_next_steps(database: Path, base_urls: dict[str, str], *, serving: bool) -> str:
+def format_next_steps(
+    database: Path, base_urls: dict[str, str], article_url: str, *, serving: bool
+) -> str:
     """The commands to try next against the demo's database and sites."""
     url = shlex.quote(f"sqlite:///{database}")
     first, *others = base_urls.values()
@@ -69,7 +71,7 @@ def format_next_steps(database: Path, base_urls: dict[str, str], *, serving: boo
         f"newscrawl status --database-url {url}",
         f"newscrawl crawl rss -a feed={first}/rss.xml {loopback} -s NEWSCRAWL_DATABASE_URL={url}",
         f"newscrawl crawl sitemap -a site={second} {loopback} -s NEWSCRAWL_DATABASE_URL={url}",
-        f"newscrawl extract {first}/ --allow-host 127.0.0.1 --format markdown",
+        f"newscrawl extract {article_url} --allow-host 127.0.0.1 --format markdown",
         f"newscrawl export --format markdown --database-url {url} --output articles.md",
     ]
     intro = (
@@ -130,7 +132,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"Crawled with the rss then the sitemap spider in {time.monotonic() - started:.1f}s"
               f" into {database}\n")
         print(build_summary(database, server.gold_text))
-        print(format_next_steps(database, server.base_urls, serving=args.keep_serving))
+        first_site = sites[0]
+        article_url = server.base_urls[first_site.key] + first_site.articles[0].path
+        print(format_next_steps(
+            database, server.base_urls, article_url, serving=args.keep_serving
+        ))
         sys.stdout.flush()
         if args.keep_serving:
             wait_for_stop_signal()
