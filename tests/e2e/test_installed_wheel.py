@@ -48,12 +48,21 @@ def run_checked(command: list[str], **kwargs: object) -> subprocess.CompletedPro
     return done  # type: ignore[no-any-return]
 
 
-def outside_env(installed: Installed) -> dict[str, str]:
-    """The environment of a user of the installed package: nothing points at the checkout."""
-    env = {
+def clean_env() -> dict[str, str]:
+    """This environment without what points at the checkout.
+
+    With the checkout on PYTHONPATH, pip would see its newscrawl.egg-info (left by any
+    in-tree build) and quietly take the wheel as already installed.
+    """
+    return {
         key: value for key, value in os.environ.items()
         if key not in ("PYTHONPATH", "SCRAPY_SETTINGS_MODULE", "NEWSCRAWL_DATABASE_URL")
     }
+
+
+def outside_env(installed: Installed) -> dict[str, str]:
+    """The environment of a user of the installed package, its venv first on PATH."""
+    env = clean_env()
     env["PATH"] = f"{installed.bin_dir}{os.pathsep}{env.get('PATH', '')}"
     env["VIRTUAL_ENV"] = str(installed.bin_dir.parent)
     return env
@@ -76,20 +85,21 @@ def build_and_install(root: Path) -> Installed:
     # sdist carries everything too.
     run_checked(
         [sys.executable, "-m", "build", "--outdir", str(dist), str(REPO_ROOT)],
-        timeout=BUILD_TIMEOUT_SECONDS,
+        timeout=BUILD_TIMEOUT_SECONDS, env=clean_env(),
     )
     (wheel,) = dist.glob("newscrawl-*.whl")
     (sdist,) = dist.glob("newscrawl-*.tar.gz")
     venv = root / "venv"
-    run_checked([sys.executable, "-m", "venv", str(venv)], timeout=300)
+    run_checked([sys.executable, "-m", "venv", str(venv)], timeout=300, env=clean_env())
     python = venv / "bin" / "python"
     run_checked(
         [str(python), "-m", "pip", "install", "--quiet", str(wheel)],
-        timeout=BUILD_TIMEOUT_SECONDS,
+        timeout=BUILD_TIMEOUT_SECONDS, env=clean_env(),
     )
     site_packages = Path(
         run_checked(
-            [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"]
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+            env=clean_env(),
         ).stdout.strip()
     )
     return Installed(root, venv / "bin", site_packages, wheel, sdist)
@@ -109,6 +119,12 @@ def test_the_wheel_installs_only_the_newscrawl_package(installed: Installed) -> 
     assert "newscrawl/migrations/script.py.mako" in names
     assert any(name.startswith("newscrawl/migrations/versions/0001_") for name in names)
     assert "newscrawl/spiders/rss.py" in names and "newscrawl/spiders/sitemap.py" in names
+    imported = run_checked(
+        [str(installed.bin_dir / "python"), "-c",
+         "import newscrawl.spiders.rss as m; print(m.__file__)"],
+        cwd=installed.root, env=clean_env(),
+    )
+    assert imported.stdout.startswith(str(installed.site_packages / "newscrawl" / "spiders"))
     assert not (installed.site_packages / "spiders").exists()
     assert not (installed.site_packages / "migrations").exists()
     with tarfile.open(installed.sdist) as sdist:
