@@ -3,8 +3,8 @@
 import os
 
 BOT_NAME = "newscrawl"
-SPIDER_MODULES = ["spiders"]
-NEWSPIDER_MODULE = "spiders"
+SPIDER_MODULES = ["newscrawl.spiders"]
+NEWSPIDER_MODULE = "newscrawl.spiders"
 # `crawl` is ours: exit codes and one-line argument errors (README, "Exit codes").
 COMMANDS_MODULE = "newscrawl.scrapy_commands"
 
@@ -19,6 +19,17 @@ DOWNLOAD_TIMEOUT = 30
 REQUEST_FINGERPRINTER_IMPLEMENTATION = "2.7"
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 FEED_EXPORT_ENCODING = "utf-8"
+# `-O articles.jsonl` and the like export each stored article's fields, not the page item.
+FEED_EXPORTERS = {
+    "json": "newscrawl.exporters.ArticleJsonExporter",
+    "jsonlines": "newscrawl.exporters.ArticleJsonLinesExporter",
+    "jsonl": "newscrawl.exporters.ArticleJsonLinesExporter",
+    "jl": "newscrawl.exporters.ArticleJsonLinesExporter",
+    "csv": "newscrawl.exporters.ArticleCsvExporter",
+    "xml": "newscrawl.exporters.ArticleXmlExporter",
+}
+# Add the article's cleaned HTML to those exports (the raw page is never exported).
+NEWSCRAWL_EXPORT_HTML = False
 LOG_LEVEL = "INFO"
 
 ITEM_PIPELINES = {

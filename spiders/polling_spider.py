@@ -25,8 +25,9 @@ from newscrawl.spider_arguments import (
 )
 from newscrawl.stats_keys import build_stats_key
 from newscrawl.url_checks import find_url_problem
-from spiders.article_pages import ArticleHint, build_page_item, log_article_failure
-from spiders.feed_polling import FeedPoller, PollSettings, read_poll_settings
+
+from .article_pages import ArticleHint, build_page_item, log_article_failure
+from .feed_polling import FeedPoller, PollSettings, read_poll_settings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

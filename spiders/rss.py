@@ -19,9 +19,10 @@ from newscrawl.feeds import FeedEntry, ParsedFeed, discover_feed_links, parse_fe
 from newscrawl.feeds_file import read_feeds_file
 from newscrawl.spider_arguments import CrawlArgumentError, parse_integer, require_web_url
 from newscrawl.xml_entities import declares_entities
-from spiders.article_pages import ArticleHint, build_article_request
-from spiders.feed_polling import FEED_META, FeedPoller
-from spiders.polling_spider import ParseTimeoutError, PollingSpider
+
+from .article_pages import ArticleHint, build_article_request
+from .feed_polling import FEED_META, FeedPoller
+from .polling_spider import ParseTimeoutError, PollingSpider
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -38,9 +38,10 @@ from newscrawl.spider_arguments import (
 )
 from newscrawl.stats_keys import build_stats_key
 from newscrawl.xml_entities import declares_entities
-from spiders.article_pages import ArticleHint, build_article_request
-from spiders.feed_polling import FEED_META, FeedPoller
-from spiders.polling_spider import ParseTimeoutError, PollingSpider
+
+from .article_pages import ArticleHint, build_article_request
+from .feed_polling import FEED_META, FeedPoller
+from .polling_spider import ParseTimeoutError, PollingSpider
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import os
+import dataclasses
+import json
+import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Any
 
-from newscrawl.storage.engine import DEFAULT_DATABASE_URL, create_database_engine
-from newscrawl.storage.migrations import read_current_revision, read_head_revision
+from newscrawl.commands.store_access import (
+    DATABASE_URL_HELP,
+    StoreUnavailable,
+    open_read_only_store,
+    resolve_database_url,
+)
 from newscrawl.storage.status_report import StatusReport, read_status_report
 
 NAME = "status"
@@ -17,31 +24,62 @@ HELP = "Summarise the crawl store: feeds, pending groups, articles per site, rec
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the `status` sub-command's arguments."""
-    parser.add_argument(
-        "--database-url",
-        default=None,
-        help="SQLAlchemy URL (default: $NEWSCRAWL_DATABASE_URL, else sqlite:///newscrawl.db)",
-    )
+    parser.add_argument("--database-url", default=None, help=DATABASE_URL_HELP)
     parser.add_argument("--runs", type=int, default=5, help="recent crawl runs to show")
+    parser.add_argument(
+        "--site", help="only this site's feeds, pending groups and articles (e.g. example.com)"
+    )
+    parser.add_argument("--feed", help="only the feeds whose URL contains this text")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the status of the store; 2 when its schema is missing or outdated."""
-    url = args.database_url or os.environ.get("NEWSCRAWL_DATABASE_URL") or DEFAULT_DATABASE_URL
-    engine = create_database_engine(url)
+    """Print the status of the store; 2 when there is none to read, 1 when it is unreachable."""
     try:
-        current, head = read_current_revision(engine), read_head_revision()
-        if current != head:
-            print(
-                f"The database is at revision {current or 'none'}, not {head}:"
-                " run `newscrawl db upgrade` (or a crawl) first."
-            )
-            return 2
+        engine = open_read_only_store(resolve_database_url(args.database_url))
+    except StoreUnavailable as exc:
+        print(f"newscrawl status: {exc}", file=sys.stderr)
+        return exc.exit_status
+    try:
         report = read_status_report(engine, run_limit=args.runs)
     finally:
         engine.dispose()
-    print(format_status(report, now=datetime.now(UTC)))
+    report = filter_report(report, site=args.site, feed=args.feed)
+    if args.json:
+        print(json.dumps(report_to_json(report), indent=2, ensure_ascii=False))
+    else:
+        print(format_status(report, now=datetime.now(UTC)))
     return 0
+
+
+def filter_report(report: StatusReport, *, site: str | None, feed: str | None) -> StatusReport:
+    """Keep one site's rows (exact name) and the feeds whose URL contains `feed`."""
+    feeds = report.feeds
+    pending, sites = report.pending_groups, report.sites
+    if site is not None:
+        feeds = [f for f in feeds if f.site == site]
+        pending = [g for g in pending if g.site == site]
+        sites = [s for s in sites if s.site == site]
+    if feed is not None:
+        feeds = [f for f in feeds if feed in f.url]
+    return dataclasses.replace(report, feeds=feeds, pending_groups=pending, sites=sites)
+
+
+def report_to_json(report: StatusReport) -> dict[str, Any]:
+    """The report as JSON-ready lists of rows, times in ISO 8601 UTC."""
+
+    def convert(value: Any) -> Any:
+        if isinstance(value, datetime):
+            return (value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
+        return value
+
+    return {
+        field.name: [
+            {key: convert(value) for key, value in dataclasses.asdict(row).items()}
+            for row in getattr(report, field.name)
+        ]
+        for field in dataclasses.fields(report)
+    }
 
 
 def format_status(report: StatusReport, *, now: datetime) -> str:

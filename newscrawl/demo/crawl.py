@@ -34,8 +34,8 @@ def run_demo_crawls(settings: Settings, feeds_file: Path, site_urls: Sequence[st
     from scrapy.utils.log import configure_logging
     from scrapy.utils.reactor import install_reactor
 
-    from spiders.rss import RssSpider
-    from spiders.sitemap import SitemapSpider
+    from newscrawl.spiders.rss import RssSpider
+    from newscrawl.spiders.sitemap import SitemapSpider
 
     install_reactor(settings["TWISTED_REACTOR"])
     from twisted.internet import reactor as installed_reactor

@@ -214,26 +214,7 @@ class SqlStoragePipeline:
         )
 
     def _build_record(self, item: PageItem, article: Article) -> ArticleRecord:
-        return ArticleRecord(
-            url=item.url,
-            title=article.title or item.title or "",
-            text=article.text,
-            html=article.html,
-            site=item.site,
-            category=item.category,
-            fetched_at=item.fetched_at,
-            extracted_at=datetime.now(UTC),
-            extraction_method=article.method,
-            config_version=article.config_version or self.config.version,
-            canonical_url=article.canonical_url,
-            published_at=article.published or item.published,
-            authors=list(article.authors or item.authors),
-            keywords=list(item.keywords),
-            language=article.language,
-            image_url=article.image_url,
-            image_caption=article.image_caption,
-            feed=item.feed_url,
-        )
+        return build_article_record(item, article, config_version=self.config.version)
 
     def _require_writer(self) -> BatchWriter:
         if self.writer is None:
@@ -244,3 +225,29 @@ class SqlStoragePipeline:
 def _lock_key(item: PageItem) -> str:
     """Batches write in (site, URL) order: the site row is the one shared by many pages."""
     return f"{item.site}\n{item.url}"
+
+
+def build_article_record(
+    item: PageItem, article: Article, *, config_version: str = ""
+) -> ArticleRecord:
+    """The row stored for an item's article (also what `-O FILE` exports)."""
+    return ArticleRecord(
+        url=item.url,
+        title=article.title or item.title or "",
+        text=article.text,
+        html=article.html,
+        site=item.site,
+        category=item.category,
+        fetched_at=item.fetched_at,
+        extracted_at=datetime.now(UTC),
+        extraction_method=article.method,
+        config_version=article.config_version or config_version,
+        canonical_url=article.canonical_url,
+        published_at=article.published or item.published,
+        authors=list(article.authors or item.authors),
+        keywords=list(item.keywords),
+        language=article.language,
+        image_url=article.image_url,
+        image_caption=article.image_caption,
+        feed=item.feed_url,
+    )

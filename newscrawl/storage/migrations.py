@@ -16,18 +16,30 @@ from sqlalchemy import Engine, inspect, text
 from newscrawl.storage.engine import create_database_engine
 from newscrawl.storage.retry import call_with_retry
 
-# migrations/ sits at the repository root, next to alembic.ini and the newscrawl package.
-MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+# In a checkout migrations/ sits at the repository root, beside the newscrawl package; a wheel
+# carries it inside the package (pyproject.toml's package-dir), as newscrawl/migrations.
+_PACKAGE_DIR = Path(__file__).resolve().parents[1]
+MIGRATIONS_DIRS = (_PACKAGE_DIR / "migrations", _PACKAGE_DIR.parent / "migrations")
 # Alembic's `context` and `op` are process-wide proxies, so two threads must never run
 # commands at once (pipelines open concurrently). Across processes the databases lock.
 _ALEMBIC_LOCK = threading.Lock()
 VERSION_TABLE = "alembic_version"
 
 
+def find_migrations_dir() -> Path:
+    """The Alembic script directory, installed or in a checkout."""
+    for directory in MIGRATIONS_DIRS:
+        if (directory / "env.py").is_file():
+            return directory
+    raise FileNotFoundError(
+        f"newscrawl's migrations are missing: none of {', '.join(map(str, MIGRATIONS_DIRS))}"
+    )
+
+
 def build_alembic_config(database_url: str | None = None) -> Config:
     """An Alembic config for our migrations, independent of the working directory."""
     config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.set_main_option("script_location", str(find_migrations_dir()))
     if database_url is not None:
         config.attributes["database_url"] = database_url
     return config

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from newscrawl.poll_schedule import IntervalError
 from newscrawl.spider_arguments import CrawlArgumentError
-from spiders.rss import RssSpider
-from spiders.sitemap import SitemapSpider
+from newscrawl.spiders.rss import RssSpider
+from newscrawl.spiders.sitemap import SitemapSpider
 from tests.spiders.spider_building import build_spider
 
 FEED = "http://news.example/rss.xml"

@@ -13,8 +13,8 @@ from sqlalchemy import create_engine
 from twisted.internet.error import ConnectionRefusedError
 from twisted.python.failure import Failure
 
-from spiders.feed_polling import FeedPoller
-from spiders.rss import RssSpider
+from newscrawl.spiders.feed_polling import FeedPoller
+from newscrawl.spiders.rss import RssSpider
 from tests.spiders.spider_building import build_spider
 
 FEED = "http://127.0.0.1:8000/world/rss.xml"

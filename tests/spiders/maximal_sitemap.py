@@ -15,7 +15,7 @@ from scrapy.http import Response
 
 from newscrawl.extensions.peak_memory import read_peak_rss
 from newscrawl.sitemaps import DEFAULT_MAX_SIZE, MAX_URLS_PER_SITEMAP
-from spiders.sitemap import SitemapSpider
+from newscrawl.spiders.sitemap import SitemapSpider
 from tests.spiders.spider_building import build_response, build_spider
 
 SITE = "https://maximal.example"

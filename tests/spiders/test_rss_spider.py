@@ -12,8 +12,8 @@ from scrapy.http import Response
 
 from newscrawl.items import PageItem
 from newscrawl.spider_arguments import CrawlArgumentError
-from spiders.article_pages import ArticleHint
-from spiders.rss import FeedSource, RssSpider, read_feed_sources
+from newscrawl.spiders.article_pages import ArticleHint
+from newscrawl.spiders.rss import FeedSource, RssSpider, read_feed_sources
 from tests.spiders import feed_documents as docs
 from tests.spiders.spider_building import (
     HtmlResponse,

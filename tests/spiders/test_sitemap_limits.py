@@ -13,7 +13,7 @@ from scrapy import Request
 from scrapy.http import Response
 
 from newscrawl.sitemaps import MAX_URLS_PER_SITEMAP
-from spiders.sitemap import SitemapSpider
+from newscrawl.spiders.sitemap import SitemapSpider
 from tests.spiders.loopback_sites import REPO_ROOT, urlset
 from tests.spiders.spider_building import build_response, build_spider, stats_of
 

@@ -14,7 +14,7 @@ from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.python.failure import Failure
 
 from newscrawl.sitemaps import WELL_KNOWN_SITEMAP_PATHS
-from spiders.sitemap import SitemapSpider
+from newscrawl.spiders.sitemap import SitemapSpider
 from tests.spiders import feed_documents as docs
 from tests.spiders.spider_building import (
     TextResponse,

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from scrapy.utils.test import get_crawler
 
-from spiders.rss import RssSpider
+from newscrawl.spiders.rss import RssSpider
 
 FEED = "http://example.com/rss.xml"
 

@@ -12,8 +12,8 @@ from newscrawl.spider_arguments import (
     check_crawl_settings,
     check_database_url,
 )
-from spiders.rss import RssSpider
-from spiders.sitemap import SitemapSpider
+from newscrawl.spiders.rss import RssSpider
+from newscrawl.spiders.sitemap import SitemapSpider
 from tests.spiders.spider_building import build_spider
 
 
