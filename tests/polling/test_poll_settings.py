@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from newscrawl.poll_schedule import IntervalError
 from newscrawl.spider_arguments import CrawlArgumentError
 from newscrawl.spiders.rss import RssSpider
 from newscrawl.spiders.sitemap import SitemapSpider
