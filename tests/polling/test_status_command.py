@@ -81,4 +81,4 @@ def test_status_of_an_unmigrated_database_says_what_to_do(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'empty.db'}"
     assert main(["status", "--database-url", url]) == 2
-    assert "newscrawl db upgrade" in capsys.readouterr().out
+    assert "newscrawl db upgrade" in capsys.readouterr().err
