@@ -179,5 +179,7 @@ class CrawlRun(Base):
     worker: Mapped[str]
     started_at: Mapped[datetime]
     finished_at: Mapped[datetime | None]
+    # Written every HEARTBEAT_INTERVAL while the crawl runs (storage/crawl_run_repository.py).
+    heartbeat_at: Mapped[datetime | None]
     finish_reason: Mapped[str | None]
     stats: Mapped[dict[str, Any] | None]
