@@ -252,3 +252,24 @@ def test_a_data_error_fails_its_page_and_the_crawl_goes_on(database_url: str, fa
     # Not taken for an outage: nothing spooled, the crawl was not stopped.
     assert chain.stat("newscrawl/spool/crawl_stopped") == 0
     assert chain.stat("newscrawl/spool/spooled") == 0
+
+
+def test_an_article_too_big_for_a_whole_tsvector_is_stored_with_its_batch(
+    database_url: str,
+) -> None:
+    """170,000 distinct words used to exceed PostgreSQL's 1 MB tsvector limit, which read as
+    an outage and stopped every crawl; the batch's other articles stayed pending behind it."""
+    items = [build_page_item("solo.test", "world", number) for number in range(4)]
+    huge = items[1]
+    huge.article = ExtractedArticle(
+        title="A very long article",
+        text="opening " + " ".join(f"w{number:x}q" for number in range(170_000)),
+        html="<p>long</p>",
+        method="neighbours",
+    )
+    seen = run_concurrently(database_url, items, NEWSCRAWL_WRITE_BATCH_DELAY=0.5)
+    chain = seen["chain"]
+    assert seen["pages"] == {item.url: ("extracted", None) for item in items}
+    assert len(seen["articles"][huge.url].text) > 1_000_000
+    assert chain.stat("newscrawl/sql_storage/articles_stored") == 4
+    assert chain.stat("newscrawl/sql_storage/storage_errors") == 0
