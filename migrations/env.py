@@ -7,7 +7,7 @@ from logging.config import fileConfig
 from typing import Any
 
 from alembic import context
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, String, text
 
 from newscrawl.storage.engine import DEFAULT_DATABASE_URL, create_database_engine
 from newscrawl.storage.models import Base
@@ -42,6 +42,24 @@ def include_object(
     return not (type_ == "index" and name in FTS_INDEXES)
 
 
+def compare_type(
+    context: Any,
+    inspected_column: Any,
+    metadata_column: Any,
+    inspected_type: Any,
+    metadata_type: Any,
+) -> bool | None:
+    """SQLite ignores string lengths, so VARCHAR(n) from before 0003 is the models' text there
+    (PostgreSQL's columns are altered by 0003). Anything else: Alembic's own comparison."""
+    if (
+        context.dialect.name == "sqlite"
+        and isinstance(inspected_type, String)
+        and isinstance(getattr(metadata_type, "impl", metadata_type), String)
+    ):
+        return False
+    return None
+
+
 def database_url() -> str:
     """The caller's URL, else NEWSCRAWL_DATABASE_URL, else alembic.ini, else the default."""
     return str(
@@ -58,7 +76,7 @@ def configure_context(connection: Connection) -> None:
         target_metadata=target_metadata,
         include_name=include_name,
         include_object=include_object,
-        compare_type=True,
+        compare_type=compare_type,
         render_as_batch=connection.dialect.name == "sqlite",
         # Our SQLite engine issues real BEGINs, so a failed migration rolls back there too.
         transactional_ddl=True,

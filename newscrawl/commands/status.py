@@ -102,7 +102,7 @@ def format_status(report: StatusReport, *, now: datetime) -> str:
             [
                 (
                     str(r.id), r.spider, r.worker, _format_time(r.started_at),
-                    _format_time(r.finished_at), r.finish_reason or "running?",
+                    _format_time(r.finished_at), r.finish_reason or r.state,
                     _format_count(r.pages_fetched), _format_count(r.articles_stored),
                 )
                 for r in report.runs

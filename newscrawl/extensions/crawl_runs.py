@@ -1,4 +1,8 @@
-"""CrawlRunsExtension: one `crawl_runs` row per crawl, with its final stats."""
+"""CrawlRunsExtension: one `crawl_runs` row per crawl, with its heartbeat and final stats.
+
+A crawl starting first closes the runs that died without finishing (killed, power cut) as
+`interrupted`; `newscrawl status` shows them so without writing.
+"""
 
 from __future__ import annotations
 
@@ -14,8 +18,10 @@ from scrapy import Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.statscollectors import StatsCollector
+from scrapy.utils.defer import deferred_from_coro
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError
+from twisted.internet.task import LoopingCall
 
 from newscrawl.pipelines.page_spooling import (
     DatabaseUnavailableError,
@@ -23,7 +29,11 @@ from newscrawl.pipelines.page_spooling import (
     describe_database_error,
     is_database_outage,
 )
-from newscrawl.storage.crawl_run_repository import CrawlRunRepository
+from newscrawl.storage.crawl_run_repository import (
+    HEARTBEAT_INTERVAL,
+    CrawlRunRepository,
+    build_worker_name,
+)
 from newscrawl.storage.migrations import open_database
 from newscrawl.storage.retry import run_in_thread_with_retry
 
@@ -61,6 +71,7 @@ class CrawlRunsExtension:
         self.spooler = spooler
         self.engine: Engine | None = None
         self.run_id: int | None = None
+        self._heartbeat: LoopingCall | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -86,11 +97,23 @@ class CrawlRunsExtension:
             self.engine = await asyncio.to_thread(
                 partial(open_database, self.database_url, migrate=self.migrate, guard=guard)
             )
-            start_run = CrawlRunRepository(self.engine).start_run
+            runs = CrawlRunRepository(self.engine)
+            mark_interrupted, start_run = runs.mark_interrupted_runs, runs.start_run
+            if guard is not None:
+                mark_interrupted, start_run = guard(mark_interrupted), guard(start_run)
+            host = socket.gethostname()
+            interrupted = await run_in_thread_with_retry(
+                mark_interrupted, now=datetime.now(UTC), host=host
+            )
+            if interrupted:
+                logger.warning(
+                    "Crawl run(s) %s did not finish (killed?): marked interrupted",
+                    ", ".join(map(str, interrupted)),
+                )
             self.run_id = await run_in_thread_with_retry(
-                guard(start_run) if guard is not None else start_run,
+                start_run,
                 spider=spider.name,
-                worker=f"{socket.gethostname()}:{os.getpid()}",
+                worker=build_worker_name(host, os.getpid()),
                 started_at=datetime.now(UTC),
             )
         except (DBAPIError, DatabaseUnavailableError) as error:
@@ -98,8 +121,29 @@ class CrawlRunsExtension:
                 raise
             # The pipelines stop the crawl and say why; this run just goes unrecorded.
             logger.warning("Crawl run not recorded: %s", describe_database_error(error))
+            return
+        self._heartbeat = LoopingCall(self._beat)
+        self._heartbeat.start(HEARTBEAT_INTERVAL.total_seconds(), now=False)
+
+    def _beat(self) -> Any:
+        """Write the heartbeat in a thread; a failed beat is only logged (bookkeeping)."""
+        if self.engine is None or self.run_id is None:
+            return None
+        return deferred_from_coro(self._write_heartbeat(self.engine, self.run_id))
+
+    async def _write_heartbeat(self, engine: Engine, run_id: int) -> None:
+        try:
+            await asyncio.to_thread(
+                CrawlRunRepository(engine).record_heartbeat, run_id, now=datetime.now(UTC)
+            )
+        except DBAPIError as error:
+            logger.warning(
+                "Crawl run %d heartbeat not written: %s", run_id, describe_database_error(error)
+            )
 
     async def spider_closed(self, spider: Spider, reason: str) -> None:
+        if self._heartbeat is not None and self._heartbeat.running:
+            self._heartbeat.stop()
         if self.engine is None or self.run_id is None:
             return
         if self.spooler is not None and self.spooler.is_stopping:

@@ -14,6 +14,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.statscollectors import StatsCollector
 from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.web.client import URI
 
 from newscrawl.stats_keys import build_stats_key
 
@@ -69,15 +70,62 @@ def parse_ip_address(text: str) -> IpAddress | None:
         return None
 
 
+# IPv6 forms that carry an IPv4 address in their last 32 bits: IPv4-translated (RFC 2765),
+# IPv4-compatible (deprecated; also holds :: and ::1) and the well-known NAT64 prefix, which
+# a NAT64 gateway forwards to that IPv4 address (RFC 6052).
+IPV4_TRANSLATED = ipaddress.IPv6Network("::ffff:0:0:0/96")
+IPV4_COMPATIBLE = ipaddress.IPv6Network("::/96")
+NAT64_WELL_KNOWN = ipaddress.IPv6Network("64:ff9b::/96")
+# Local-use NAT64 (RFC 8215): where the IPv4 address sits depends on the network's own
+# prefix length, so none of it counts as public.
+NAT64_LOCAL = ipaddress.IPv6Network("64:ff9b:1::/48")
+LOW_32_BITS = 0xFFFFFFFF
+
+
+def find_embedded_ipv4(address: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address leads to: mapped, translated, compatible, NAT64,
+    6to4 (2002::/16) and both ends of Teredo (2001::/32)."""
+    embedded: list[ipaddress.IPv4Address] = []
+    if address.ipv4_mapped is not None:
+        embedded.append(address.ipv4_mapped)
+    if any(address in network for network in (IPV4_TRANSLATED, IPV4_COMPATIBLE, NAT64_WELL_KNOWN)):
+        embedded.append(ipaddress.IPv4Address(int(address) & LOW_32_BITS))
+    if address.sixtofour is not None:
+        embedded.append(address.sixtofour)
+    if address.teredo is not None:
+        embedded.extend(address.teredo)
+    return embedded
+
+
 def is_public_address(address: IpAddress) -> bool:
     """True for a globally routable unicast address.
 
-    IPv4-mapped IPv6 addresses are judged by the IPv4 address they carry, so ::ffff:127.0.0.1
-    counts as loopback.
+    An IPv6 address that carries an IPv4 address (mapped ::ffff:a.b.c.d, translated
+    ::ffff:0:a.b.c.d, compatible ::a.b.c.d, NAT64 64:ff9b::a.b.c.d, 6to4, Teredo) is public
+    only when every IPv4 address it leads to is: on a NAT64 network 64:ff9b::127.0.0.1
+    reaches 127.0.0.1.
     """
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
+    if isinstance(address, ipaddress.IPv6Address):
+        if address in NAT64_LOCAL:
+            return False
+        embedded = find_embedded_ipv4(address)
+        if embedded:
+            if not all(is_public_address(ipv4) for ipv4 in embedded):
+                return False
+            if address.ipv4_mapped is not None or address in IPV4_TRANSLATED:
+                # An IPv4 address in IPv6 notation: the IPv4 verdict is the whole verdict.
+                return True
     return address.is_global and not address.is_multicast
+
+
+def read_twisted_host(url: str) -> str | None:
+    """The host Twisted's HTTP client connects to for `url` (as `URI.fromBytes` reads it),
+    brackets of an IPv6 literal removed, lower case; None when Twisted cannot read it."""
+    try:
+        host = URI.fromBytes(url.encode("ascii")).host.decode("ascii")
+    except (UnicodeError, ValueError):
+        return None
+    return host.strip("[]").lower()
 
 
 def find_refusal(url: str, allowlist: SsrfAllowlist, resolved: IpAddress | None) -> str | None:
@@ -95,6 +143,12 @@ def find_refusal(url: str, allowlist: SsrfAllowlist, resolved: IpAddress | None)
         return f"scheme {parts.scheme!r} is not http(s)"
     if not host:
         return "no host"
+    # The downloader does not parse netlocs as urllib does: it keeps userinfo in the host,
+    # so http://127.0.0.2:80@127.0.0.1:80/ is one host here and another there. Judge only
+    # URLs both read alike.
+    twisted_host = read_twisted_host(url)
+    if twisted_host != host.lower():
+        return f"the downloader reads host {twisted_host!r}, not {host!r}"
     if allowlist.allows_host(host):
         return None
     literal = parse_ip_address(host)
@@ -164,6 +218,7 @@ class SsrfGuardMiddleware:
             or not host
             or self.allowlist.allows_host(host)
             or parse_ip_address(host) is not None
+            or read_twisted_host(url) != host.lower()
         ):
             return None
         from twisted.internet import reactor

@@ -50,10 +50,15 @@ from newscrawl.stats_keys import build_stats_key
 from newscrawl.storage.batch_writer import BatchWriter
 from newscrawl.storage.migrations import open_database
 from newscrawl.storage.page_claims import PageClaims, open_page_claims
-from newscrawl.storage.page_repository import PageRepository, write_admission
+from newscrawl.storage.page_repository import (
+    PageRepository,
+    write_admission,
+    write_failed_page,
+)
 from newscrawl.storage.records import (
     Admission,
     LearnedTemplate,
+    PageRecord,
     StoredPage,
     TemplateKey,
     TemplateRecord,
@@ -189,6 +194,19 @@ class NeighbourBufferPipeline:
         if self.engine is not None:
             self.engine.dispose()
 
+    async def _record_failed_page(
+        self, writer: BatchWriter, record: PageRecord, error: BaseException
+    ) -> None:
+        """Store the refused page as failed with the reason, so that it is not silently lost."""
+        reason = f"storage error: {describe_database_error(error)}"
+        try:
+            await writer.write(
+                partial(write_failed_page, reason=reason, page_id=None, page=record),
+                key=f"{record.site}\n{record.url}",
+            )
+        except Exception:
+            logger.error("Cannot mark %s failed either", record.url, exc_info=True)
+
     async def process_item(self, item: Any) -> Any:
         if not isinstance(item, PageItem) or item.extraction_mode is not None:
             # Not ours, or re-injected by this buffer with its template already chosen.
@@ -219,6 +237,7 @@ class NeighbourBufferPipeline:
                     describe_database_error(error),
                     exc_info=error,
                 )
+                await self._record_failed_page(writer, record, error)
                 raise PageExtractionFailed(f"{item.url}: storage error") from error
             if self.spooler is None:
                 raise

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine, bindparam, func, select, text, update
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from newscrawl.storage.article_identity import (
@@ -19,6 +20,8 @@ from newscrawl.storage.article_identity import (
 from newscrawl.storage.models import Article
 from newscrawl.storage.page_repository import PAGES, upsert_page
 from newscrawl.storage.records import ArticleRecord, PageRecord
+from newscrawl.storage.retry import is_transient_error
+from newscrawl.storage.text_normaliser import normalise_text
 from newscrawl.storage.upsert import prepare_upsert
 
 ARTICLE_UPSERT = prepare_upsert(
@@ -32,6 +35,12 @@ CLOSE_PAGE = (
     .where(PAGES.c.id == bindparam("page_id"))
     .values(status="extracted", error=None, updated_at=bindparam("now"))
 )
+
+
+def quote_fts5_words(query: str) -> str:
+    """Plain words as an FTS5 query requiring each: every word a quoted string ("" escapes a
+    quote), which FTS5 tokenises like the indexed text instead of reading it as syntax."""
+    return " ".join('"' + word.replace('"', '""') + '"' for word in query.split())
 
 
 def compute_content_hash(text_content: str) -> str:
@@ -93,21 +102,42 @@ class ArticleRepository:
         with Session(self.engine) as session:
             return int(session.scalar(select(func.count(Article.id))) or 0)
 
-    def search_articles(self, query: str, *, limit: int = 20) -> list[str]:
-        """URLs of the articles whose title or text match a full-text query, best first."""
+    def search_articles(self, query: str, *, limit: int = 20, raw: bool = False) -> list[str]:
+        """URLs of the articles whose title or text match `query`, best first.
+
+        By default `query` is plain words, every one required (`e-mail`, `c++`, `1.5`,
+        `NEAR(` or a lone `"` are words, not syntax): quoted for FTS5 on SQLite, read by
+        `websearch_to_tsquery` on PostgreSQL; no query raises. `raw=True` passes the
+        backend's own syntax through (an FTS5 MATCH expression, or `to_tsquery` on
+        PostgreSQL), and a query that syntax rejects raises ValueError.
+        PostgreSQL indexes the first 100,000 characters of an article's text.
+        """
+        query = normalise_text(query)
         with Session(self.engine) as session:
-            if session.get_bind().dialect.name == "postgresql":
+            dialect = session.get_bind().dialect.name
+            if dialect == "postgresql":
+                parser = "to_tsquery" if raw else "websearch_to_tsquery"
                 statement = text(
-                    "SELECT url FROM articles, websearch_to_tsquery('simple', :q) AS query"
+                    f"SELECT url FROM articles, {parser}('simple', :q) AS query"
                     " WHERE search_vector @@ query"
                     " ORDER BY ts_rank(search_vector, query) DESC, id LIMIT :limit"
                 )
             else:
+                if not raw:
+                    query = quote_fts5_words(query)
+                if not query:
+                    return []
                 statement = text(
                     "SELECT a.url FROM articles_fts JOIN articles AS a ON a.id = articles_fts.rowid"
                     " WHERE articles_fts MATCH :q ORDER BY articles_fts.rank, a.id LIMIT :limit"
                 )
-            return list(session.scalars(statement, {"q": query, "limit": limit}))
+            try:
+                return list(session.scalars(statement, {"q": query, "limit": limit}))
+            except DBAPIError as error:
+                if not raw or is_transient_error(error):
+                    raise
+                message = f"invalid {dialect} search query {query!r}: {error.orig}"
+                raise ValueError(message) from None
 
     def load_articles(self, urls: Sequence[str]) -> list[Article]:
         """Articles by URL (detached ORM rows), for reports and tests."""

@@ -10,7 +10,6 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
-    JSON,
     CheckConstraint,
     Float,
     ForeignKey,
@@ -18,13 +17,11 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     MetaData,
-    String,
-    Text,
     false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from newscrawl.storage.types import UtcDateTime
+from newscrawl.storage.types import NormalisedJson, NormalisedText, UtcDateTime
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -41,7 +38,13 @@ class Base(DeclarativeBase):
     """Declarative base with stable constraint names."""
 
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
-    type_annotation_map = {datetime: UtcDateTime(), dict[str, Any]: JSON(), list[str]: JSON()}
+    # Every string column is unbounded text in one normal form (storage/text_normaliser.py).
+    type_annotation_map = {
+        datetime: UtcDateTime(),
+        str: NormalisedText(),
+        dict[str, Any]: NormalisedJson(),
+        list[str]: NormalisedJson(),
+    }
 
 
 class Site(Base):
@@ -50,7 +53,7 @@ class Site(Base):
     __tablename__ = "sites"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(255), unique=True)
+    name: Mapped[str] = mapped_column(unique=True)
     first_seen_at: Mapped[datetime]
     last_seen_at: Mapped[datetime]
 
@@ -61,11 +64,11 @@ class Feed(Base):
     __tablename__ = "feeds"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    url: Mapped[str] = mapped_column(String(2048), unique=True)
-    site: Mapped[str] = mapped_column(String(255), index=True)
-    category: Mapped[str | None] = mapped_column(String(255))
-    etag: Mapped[str | None] = mapped_column(String(512))
-    last_modified: Mapped[str | None] = mapped_column(String(128))
+    url: Mapped[str] = mapped_column(unique=True)
+    site: Mapped[str] = mapped_column(index=True)
+    category: Mapped[str | None]
+    etag: Mapped[str | None]
+    last_modified: Mapped[str | None]
     last_polled_at: Mapped[datetime | None]
     next_poll_at: Mapped[datetime | None] = mapped_column(index=True)
     # Consecutive failures; a success resets it, NEWSCRAWL_FEED_MAX_FAILURES marks the feed dead.
@@ -74,7 +77,7 @@ class Feed(Base):
     first_seen_at: Mapped[datetime]
     interval_seconds: Mapped[float | None] = mapped_column(Float)
     last_status: Mapped[int | None]
-    last_error: Mapped[str | None] = mapped_column(Text)
+    last_error: Mapped[str | None]
     entries_seen: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     entries_new: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     polls: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
@@ -95,22 +98,22 @@ class Page(Base):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    url: Mapped[str] = mapped_column(String(2048), unique=True)
-    site: Mapped[str] = mapped_column(String(255))
-    category: Mapped[str] = mapped_column(String(255))
-    group_key: Mapped[str] = mapped_column(String(511))
+    url: Mapped[str] = mapped_column(unique=True)
+    site: Mapped[str]
+    category: Mapped[str]
+    group_key: Mapped[str]
     body: Mapped[bytes] = mapped_column(LargeBinary)
-    body_compression: Mapped[str] = mapped_column(String(16), default="zlib")
-    encoding: Mapped[str | None] = mapped_column(String(64))
-    title: Mapped[str | None] = mapped_column(Text)
-    feed_url: Mapped[str | None] = mapped_column(String(2048))
+    body_compression: Mapped[str] = mapped_column(default="zlib")
+    encoding: Mapped[str | None]
+    title: Mapped[str | None]
+    feed_url: Mapped[str | None]
     published_at: Mapped[datetime | None]
     authors: Mapped[list[str]]
     keywords: Mapped[list[str]]
     http_status: Mapped[int]
     fetched_at: Mapped[datetime]
-    status: Mapped[str] = mapped_column(String(16), default="pending")
-    error: Mapped[str | None] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(default="pending")
+    error: Mapped[str | None]
     updated_at: Mapped[datetime]
 
 
@@ -120,14 +123,14 @@ class Template(Base):
     __tablename__ = "templates"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    group_key: Mapped[str] = mapped_column(String(511), unique=True)
-    site: Mapped[str] = mapped_column(String(255))
-    category: Mapped[str] = mapped_column(String(255))
+    group_key: Mapped[str] = mapped_column(unique=True)
+    site: Mapped[str]
+    category: Mapped[str]
     template: Mapped[bytes] = mapped_column(LargeBinary)
     format_version: Mapped[int]
     page_count: Mapped[int]
     last_page_id: Mapped[int]
-    config_version: Mapped[str] = mapped_column(String(64))
+    config_version: Mapped[str]
     learned_at: Mapped[datetime]
 
 
@@ -142,31 +145,31 @@ class Article(Base):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    url: Mapped[str] = mapped_column(String(2048), unique=True)
+    url: Mapped[str] = mapped_column(unique=True)
     page_id: Mapped[int | None] = mapped_column(
         ForeignKey("pages.id", ondelete="SET NULL"), index=True
     )
-    canonical_url: Mapped[str | None] = mapped_column(String(2048))
-    title: Mapped[str] = mapped_column(Text)
-    text: Mapped[str] = mapped_column(Text)
-    html: Mapped[str] = mapped_column(Text)
+    canonical_url: Mapped[str | None]
+    title: Mapped[str]
+    text: Mapped[str]
+    html: Mapped[str]
     published_at: Mapped[datetime | None]
     authors: Mapped[list[str]]
     keywords: Mapped[list[str]]
-    language: Mapped[str | None] = mapped_column(String(16))
-    image_url: Mapped[str | None] = mapped_column(String(2048))
-    image_caption: Mapped[str | None] = mapped_column(Text)
-    site: Mapped[str] = mapped_column(String(255))
-    category: Mapped[str] = mapped_column(String(255))
-    feed: Mapped[str | None] = mapped_column(String(2048))
+    language: Mapped[str | None]
+    image_url: Mapped[str | None]
+    image_caption: Mapped[str | None]
+    site: Mapped[str]
+    category: Mapped[str]
+    feed: Mapped[str | None]
     fetched_at: Mapped[datetime]
     extracted_at: Mapped[datetime]
-    content_hash: Mapped[str] = mapped_column(String(64), index=True)
+    content_hash: Mapped[str] = mapped_column(index=True)
     # A syndicated copy (the same text under another URL) points at the article first stored
     # with that text; None for an original. Copies are linked, never merged.
     duplicate_of: Mapped[int | None] = mapped_column(index=True)
-    extraction_method: Mapped[str] = mapped_column(String(32))
-    config_version: Mapped[str] = mapped_column(String(64))
+    extraction_method: Mapped[str]
+    config_version: Mapped[str]
     word_count: Mapped[int]
 
 
@@ -176,9 +179,11 @@ class CrawlRun(Base):
     __tablename__ = "crawl_runs"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    spider: Mapped[str] = mapped_column(String(128))
-    worker: Mapped[str] = mapped_column(String(255))
+    spider: Mapped[str]
+    worker: Mapped[str]
     started_at: Mapped[datetime]
     finished_at: Mapped[datetime | None]
-    finish_reason: Mapped[str | None] = mapped_column(String(128))
+    # Written every HEARTBEAT_INTERVAL while the crawl runs (storage/crawl_run_repository.py).
+    heartbeat_at: Mapped[datetime | None]
+    finish_reason: Mapped[str | None]
     stats: Mapped[dict[str, Any] | None]

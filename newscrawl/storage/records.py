@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
+
+# Group keys are indexed, and a PostgreSQL B-tree entry holds at most 2,704 bytes: a longer
+# key keeps its start and ends in a digest of the whole, so distinct groups stay distinct.
+MAX_GROUP_KEY_CHARS = 500
+GROUP_KEY_DIGEST_CHARS = 32
 
 
 def build_group_key(site: str, category: str) -> str:
     """The key of a (site, category) neighbour group."""
-    return f"{site}|{category}"
+    key = f"{site}|{category}"
+    if len(key) <= MAX_GROUP_KEY_CHARS:
+        return key
+    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+    kept = key[: MAX_GROUP_KEY_CHARS - GROUP_KEY_DIGEST_CHARS - 1]
+    return f"{kept}#{digest[:GROUP_KEY_DIGEST_CHARS]}"
 
 
 @dataclass(frozen=True)

@@ -31,15 +31,41 @@ SQLITE_TRANSIENT_CODES = frozenset(
     }
 )
 SQLITE_TRANSIENT_MESSAGES = ("locked", "busy", "unable to open", "disk i/o error")
+# PostgreSQL SQLSTATE classes of a server that is away, busy or out of resources: 08
+# connection exception, 40 transaction rollback (deadlock, serialization), 53 insufficient
+# resources, 57 operator intervention (shutdown, terminated), 58 system error. Class 54
+# (program limit, e.g. an oversized tsvector) is an OperationalError in psycopg but a
+# property of the data: retrying it only stops the crawl.
+POSTGRES_TRANSIENT_CLASSES = frozenset({"08", "40", "53", "57", "58"})
+POSTGRES_TRANSIENT_STATES = frozenset(
+    {
+        "55P03",  # lock_not_available
+        "55006",  # object_in_use
+    }
+)
+# 57014 query_canceled: a statement timeout on one write is that write's problem.
+POSTGRES_DATA_STATES = frozenset({"57014"})
 
 
 def is_transient_error(error: BaseException) -> bool:
-    """Locked SQLite files and lost PostgreSQL connections; constraint or schema errors are not."""
-    if isinstance(error, DBAPIError) and isinstance(error.orig, sqlite3.Error):
-        return error.connection_invalidated or _is_transient_sqlite_error(error.orig)
-    if isinstance(error, OperationalError):
+    """An outage: locked or unopenable SQLite files, PostgreSQL connections lost or refused,
+    servers shutting down. Data errors (too long, invalid text, constraints, program limits,
+    schema errors) are not: they belong to one write and no retry fixes them."""
+    if not isinstance(error, DBAPIError):
+        return False
+    if error.connection_invalidated:
         return True
-    return isinstance(error, DBAPIError) and error.connection_invalidated
+    if isinstance(error.orig, sqlite3.Error):
+        return _is_transient_sqlite_error(error.orig)
+    if not isinstance(error, OperationalError):
+        return False
+    state = getattr(error.orig, "sqlstate", None) or getattr(error.orig, "pgcode", None)
+    if not state:
+        # Raised by the client library itself: refused, reset or closed connections.
+        return True
+    if state in POSTGRES_DATA_STATES:
+        return False
+    return state in POSTGRES_TRANSIENT_STATES or state[:2] in POSTGRES_TRANSIENT_CLASSES
 
 
 def _is_transient_sqlite_error(error: sqlite3.Error) -> bool:

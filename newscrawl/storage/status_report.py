@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import socket
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
+from newscrawl.storage.crawl_run_repository import judge_run_state
 from newscrawl.storage.feed_repository import FeedRepository, FeedState
 from newscrawl.storage.models import Article, CrawlRun
 from newscrawl.storage.page_repository import PageRepository
@@ -35,6 +37,8 @@ class RunSummary:
     finish_reason: str | None
     pages_fetched: int | None
     articles_stored: int | None
+    # "finished", "running", or "interrupted" for a run that died without saying so.
+    state: str
 
 
 @dataclass(frozen=True)
@@ -47,8 +51,17 @@ class StatusReport:
     runs: list[RunSummary]
 
 
-def read_status_report(engine: Engine, *, run_limit: int = 5) -> StatusReport:
-    """Read the summary in a few queries; nothing is written."""
+def read_status_report(
+    engine: Engine,
+    *,
+    run_limit: int = 5,
+    now: datetime | None = None,
+    host: str | None = None,
+) -> StatusReport:
+    """Read the summary in a few queries; nothing is written (a killed run is shown as
+    interrupted here; the next crawl marks it so)."""
+    now = now or datetime.now(UTC)
+    host = host or socket.gethostname()
     statement = (
         select(Article.site, func.count(Article.id), func.max(Article.extracted_at))
         .group_by(Article.site)
@@ -60,7 +73,7 @@ def read_status_report(engine: Engine, *, run_limit: int = 5) -> StatusReport:
             for site, count, last in session.execute(statement)
         ]
         runs = [
-            _to_run_summary(run)
+            _to_run_summary(run, now=now, host=host)
             for run in session.scalars(
                 select(CrawlRun).order_by(CrawlRun.id.desc()).limit(run_limit)
             )
@@ -73,7 +86,7 @@ def read_status_report(engine: Engine, *, run_limit: int = 5) -> StatusReport:
     )
 
 
-def _to_run_summary(run: CrawlRun) -> RunSummary:
+def _to_run_summary(run: CrawlRun, *, now: datetime, host: str) -> RunSummary:
     stats = run.stats or {}
     fetched = stats.get("response_received_count")
     stored = stats.get("newscrawl/sql_storage/articles_stored")
@@ -82,4 +95,8 @@ def _to_run_summary(run: CrawlRun) -> RunSummary:
         finished_at=run.finished_at, finish_reason=run.finish_reason,
         pages_fetched=int(fetched) if isinstance(fetched, int) else None,
         articles_stored=int(stored) if isinstance(stored, int) else None,
+        state=judge_run_state(
+            worker=run.worker, started_at=run.started_at, heartbeat_at=run.heartbeat_at,
+            finished_at=run.finished_at, now=now, host=host,
+        ),
     )

@@ -80,6 +80,45 @@ def test_mapped_ipv4_is_judged_as_ipv4() -> None:
     assert is_public_address(ipaddress.ip_address("::ffff:93.184.216.34"))
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://[::127.0.0.2]/",  # IPv4-compatible
+        "http://[::ffff:0:127.0.0.2]/",  # IPv4-translated
+        "http://[::ffff:127.0.0.2]:8080/",  # IPv4-mapped
+        "http://[64:ff9b::127.0.0.2]/",  # NAT64, well-known prefix
+        "http://[64:ff9b::a00:1]/",  # NAT64 of 10.0.0.1, hex spelling
+        "http://[64:ff9b:1::5db8:d822]/",  # local-use NAT64: never public
+        "http://[2002:7f00:2::]/",  # 6to4 of 127.0.0.2
+        "http://[2002:a9fe:a9fe::1]/",  # 6to4 of 169.254.169.254
+        "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/",  # Teredo
+        "http://[::]/",
+    ],
+)
+def test_ipv6_forms_of_refused_ipv4_addresses_are_refused(url: str) -> None:
+    assert find_refusal(url, NOBODY, None) is not None
+
+
+@pytest.mark.parametrize(
+    "address", ["64:ff9b::5db8:d822", "2002:5db8:d822::1", "::ffff:0:5db8:d822"]
+)
+def test_ipv6_forms_of_public_ipv4_addresses_pass(address: str) -> None:
+    assert is_public_address(ipaddress.ip_address(address))
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.2:80@127.0.0.1:80/",
+        "http://93.184.216.34:80@127.0.0.1/",
+        "http://user@93.184.216.34/",
+        "http://93.184.216.34:80:81/",
+    ],
+)
+def test_urls_the_downloader_reads_differently_are_refused(url: str) -> None:
+    assert "the downloader reads host" in (find_refusal(url, NOBODY, None) or "")
+
+
 def test_the_middleware_refuses_logs_and_counts(caplog: pytest.LogCaptureFixture) -> None:
     guard, crawler = build_middleware(SsrfGuardMiddleware)
     with pytest.raises(SsrfRefused):
@@ -87,6 +126,11 @@ def test_the_middleware_refuses_logs_and_counts(caplog: pytest.LogCaptureFixture
     assert stat(crawler, "newscrawl/ssrf_guard/refused") == 1
     assert "SSRF guard refused http://169.254.169.254/latest/" in caplog.text
     assert asyncio.run(guard.process_request(Request("http://93.184.216.34/"))) is None
+    with pytest.raises(SsrfRefused):
+        asyncio.run(guard.process_request(Request("http://127.0.0.2:1@127.0.0.1:1/")))
+    with pytest.raises(SsrfRefused):
+        asyncio.run(guard.process_request(Request("http://[64:ff9b::127.0.0.1]/")))
+    assert stat(crawler, "newscrawl/ssrf_guard/refused") == 3
 
 
 def test_the_allowlist_setting_is_read() -> None:

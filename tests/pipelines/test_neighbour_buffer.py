@@ -432,3 +432,21 @@ def test_a_page_the_database_refuses_is_dropped_and_counted(
     assert chain.stat("newscrawl/neighbour_buffer/storage_errors") == 1
     assert chain.stat("newscrawl/neighbour_buffer/pages_buffered") == 2
     assert f"Cannot store {items[1].url}, dropping it" in caplog.text
+
+
+def test_a_refused_page_is_kept_as_failed_with_the_reason(database_url: str) -> None:
+    items = [build_page_item(SITE, "world", number) for number in range(3)]
+
+    pages: dict[str, tuple[str, str | None]] = {}
+
+    async def scenario(chain: PipelineChain) -> None:
+        # The pending row is refused; the same page stored as failed is accepted.
+        reject_insert("pages", "story-1.", also="NEW.status = 'pending'")(chain.engine)
+        await asyncio.gather(*(chain.process(item) for item in items))
+        pages.update((page.url, (page.status, page.error)) for page in read_rows(chain, Page))
+
+    chain = run_chain(database_url, scenario, NEWSCRAWL_WRITE_BATCH_DELAY=0.5)
+    status, error = pages[items[1].url]
+    assert status == "failed" and error is not None and "pages row rejected" in error
+    assert {pages[items[0].url][0], pages[items[2].url][0]} == {"pending"}
+    assert chain.stat("newscrawl/neighbour_buffer/storage_errors") == 1

@@ -120,8 +120,9 @@ def test_batch_size_one_stores_each_item_on_its_own(database_url: str) -> None:
     assert set(seen["articles"]) == {item.url for item in items}
 
 
-def reject_insert(table: str, url_part: str) -> Callable[[Engine], None]:
-    """A trigger refusing rows of `table` whose URL contains `url_part`: a non-outage error."""
+def reject_insert(table: str, url_part: str, *, also: str = "TRUE") -> Callable[[Engine], None]:
+    """A trigger refusing rows of `table` whose URL contains `url_part` (and for which the SQL
+    condition `also` holds): a non-outage error."""
     name = f"reject_{table}"
 
     def install(engine: Engine) -> None:
@@ -129,13 +130,13 @@ def reject_insert(table: str, url_part: str) -> Callable[[Engine], None]:
             if engine.dialect.name == "sqlite":
                 connection.exec_driver_sql(
                     f"CREATE TRIGGER {name} BEFORE INSERT ON {table}"
-                    f" WHEN instr(NEW.url, '{url_part}') > 0"
+                    f" WHEN instr(NEW.url, '{url_part}') > 0 AND {also}"
                     f" BEGIN SELECT RAISE(ABORT, '{table} row rejected'); END"
                 )
                 return
             connection.exec_driver_sql(
                 f"CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$"
-                f" BEGIN IF strpos(NEW.url, '{url_part}') > 0 THEN"
+                f" BEGIN IF strpos(NEW.url, '{url_part}') > 0 AND {also} THEN"
                 f" RAISE EXCEPTION '{table} row rejected'; END IF; RETURN NEW; END $$"
             )
             connection.exec_driver_sql(
@@ -194,3 +195,81 @@ def test_an_article_extracted_by_a_worker_is_stored_as_is(database_url: str) -> 
     assert (article.title, article.text) == ("From the pool", "Extracted in a worker process.")
     assert article.extraction_method == "neighbours"
     assert seen["pages"] == [(item.url, "extracted", None)]
+
+
+def fail_insert_on_postgres(table: str, url_part: str, failure: str) -> Callable[[Engine], None]:
+    """PostgreSQL only: rows of `table` whose URL contains `url_part` fail with `failure`
+    (plpgsql), an error that belongs to that row and not to the server."""
+    name = f"fail_{table}"
+
+    def install(engine: Engine) -> None:
+        with engine.begin() as connection:
+            connection.exec_driver_sql(
+                f"CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$"
+                f" BEGIN IF strpos(NEW.url, '{url_part}') > 0 THEN {failure}; END IF;"
+                " RETURN NEW; END $$"
+            )
+            connection.exec_driver_sql(
+                f"CREATE TRIGGER {name} BEFORE INSERT ON {table}"
+                f" FOR EACH ROW EXECUTE FUNCTION {name}()"
+            )
+
+    return install
+
+
+# A schema error ("no such table") and a program limit (SQLSTATE 54000, what an oversized
+# tsvector raises), both of which psycopg reports as OperationalErrors, once taken for outages.
+ROW_FAULTS = {
+    "schema_error": ("INSERT INTO no_such_table VALUES (1)", "no_such_table"),
+    "program_limit": (
+        "RAISE EXCEPTION 'string is too long for tsvector'"
+        " USING ERRCODE = 'program_limit_exceeded'",
+        "too long for tsvector",
+    ),
+}
+
+
+@pytest.mark.parametrize("fault", sorted(ROW_FAULTS))
+def test_a_data_error_fails_its_page_and_the_crawl_goes_on(database_url: str, fault: str) -> None:
+    if not database_url.startswith("postgresql"):
+        pytest.skip("per-row schema errors and program limits need plpgsql")
+    failure, message = ROW_FAULTS[fault]
+    items = [build_page_item("solo.test", "world", number) for number in range(5)]
+    bad = items[2]
+    seen = run_concurrently(
+        database_url,
+        items,
+        before=fail_insert_on_postgres("articles", "story-2.", failure),
+        NEWSCRAWL_WRITE_BATCH_DELAY=0.5,
+    )
+    chain = seen["chain"]
+    assert set(seen["articles"]) == {item.url for item in items if item is not bad}
+    status, error = seen["pages"][bad.url]
+    assert status == "failed"
+    assert error.startswith("storage error:") and message in error
+    assert chain.stat("newscrawl/sql_storage/storage_errors") == 1
+    assert chain.stat("newscrawl/sql_storage/batches_split") == 1
+    # Not taken for an outage: nothing spooled, the crawl was not stopped.
+    assert chain.stat("newscrawl/spool/crawl_stopped") == 0
+    assert chain.stat("newscrawl/spool/spooled") == 0
+
+
+def test_an_article_too_big_for_a_whole_tsvector_is_stored_with_its_batch(
+    database_url: str,
+) -> None:
+    """170,000 distinct words used to exceed PostgreSQL's 1 MB tsvector limit, which read as
+    an outage and stopped every crawl; the batch's other articles stayed pending behind it."""
+    items = [build_page_item("solo.test", "world", number) for number in range(4)]
+    huge = items[1]
+    huge.article = ExtractedArticle(
+        title="A very long article",
+        text="opening " + " ".join(f"w{number:x}q" for number in range(170_000)),
+        html="<p>long</p>",
+        method="neighbours",
+    )
+    seen = run_concurrently(database_url, items, NEWSCRAWL_WRITE_BATCH_DELAY=0.5)
+    chain = seen["chain"]
+    assert seen["pages"] == {item.url: ("extracted", None) for item in items}
+    assert len(seen["articles"][huge.url].text) > 1_000_000
+    assert chain.stat("newscrawl/sql_storage/articles_stored") == 4
+    assert chain.stat("newscrawl/sql_storage/storage_errors") == 0

@@ -8,8 +8,8 @@ from functools import partial
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, event, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Engine, event, select, text
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from newscrawl.storage.article_repository import write_article
@@ -17,6 +17,7 @@ from newscrawl.storage.batch_writer import BatchWriter, CommitWrites
 from newscrawl.storage.engine import create_database_engine
 from newscrawl.storage.models import Article, Page
 from newscrawl.storage.page_repository import write_admission
+from newscrawl.storage.retry import is_transient_error
 from tests.storage.test_repositories import make_article, make_page
 
 
@@ -175,3 +176,30 @@ def test_an_outage_fails_every_write_of_the_batch_without_splitting(engine: Engi
     assert [type(result) for result in results] == [Outage] * 3
     assert attempts == [3]
     assert "batches_split" not in events
+
+
+def query_missing_table(session: Session) -> None:
+    session.execute(text("SELECT * FROM no_such_table"))
+
+
+def test_a_schema_error_fails_alone_and_is_not_an_outage(engine: Engine) -> None:
+    """With the real classifier: "no such table" (an OperationalError on SQLite) is the
+    write's own error, so the batch splits and its other writes commit."""
+    events: dict[str, int] = {}
+    writer = BatchWriter(engine, batch_size=4, delay=3600, on_event=partial(count_events, events))
+    good = [make_page(n) for n in range(3)]
+
+    async def main() -> list[Any]:
+        writes: list[Any] = [partial(write_admission, page=page, count_limit=10) for page in good]
+        writes.insert(2, query_missing_table)
+        return await asyncio.gather(
+            *(writer.write(write) for write in writes), return_exceptions=True
+        )
+
+    results = asyncio.run(main())
+    assert isinstance(results[2], DBAPIError)
+    assert not is_transient_error(results[2])
+    assert [isinstance(result, BaseException) for result in results] == [0, 0, 1, 0]
+    assert events["batches_split"] == 1
+    with Session(engine) as session:
+        assert set(session.scalars(select(Page.url))) == {page.url for page in good}

@@ -11,6 +11,7 @@ from newscrawl.storage.engine import create_database_engine
 from newscrawl.storage.migrations import upgrade_database
 from newscrawl.storage.page_repository import PageRepository
 from newscrawl.storage.retry import call_with_retry, is_transient_error
+from tests.database_support import POSTGRES_URL
 from tests.storage.test_repositories import make_page
 
 
@@ -110,3 +111,75 @@ def test_schema_errors_are_not_retried(tmp_path: Path) -> None:
     with pytest.raises(OperationalError):
         call_with_retry(query_missing_table, attempts=3, base_delay=0)
     assert calls == [1]
+
+
+def raise_from_postgres(statement: str, url: str = POSTGRES_URL) -> DBAPIError:
+    """The SQLAlchemy error a real PostgreSQL connection raises for `statement`."""
+    engine = create_database_engine(url)
+    try:
+        with engine.connect() as connection:
+            connection.exec_driver_sql(statement)
+    except DBAPIError as error:
+        return error
+    finally:
+        engine.dispose()
+    raise AssertionError(f"{statement!r} did not fail")
+
+
+# 170,000 distinct words: over PostgreSQL's 1 MB tsvector limit (issue 21, finding 1).
+OVERSIZED_TSVECTOR = (
+    "SELECT to_tsvector('simple', string_agg('w' || md5(n::text), ' '))"
+    " FROM generate_series(1, 170000) AS n"
+)
+
+
+@pytest.mark.parametrize(
+    ("statement", "message"),
+    [
+        (OVERSIZED_TSVECTOR, "too long for tsvector"),
+        ("SELECT * FROM no_such_table", "does not exist"),
+        ("SELECT 'a' || chr(0)", "null character not permitted"),
+        ("CREATE TEMP TABLE t (v varchar(2)); INSERT INTO t VALUES ('abc')", "too long"),
+        ("SELECT convert_from('\\xff'::bytea, 'UTF8')", "invalid byte sequence"),
+        ("CREATE TEMP TABLE u (v int UNIQUE); INSERT INTO u VALUES (1), (1)", "duplicate key"),
+    ],
+)
+def test_postgres_data_and_schema_errors_are_not_transient(statement: str, message: str) -> None:
+    error = raise_from_postgres(statement)
+    assert message in str(error)
+    assert not is_transient_error(error)
+
+
+def test_postgres_program_limit_is_an_operational_error_but_not_retried() -> None:
+    error = raise_from_postgres(OVERSIZED_TSVECTOR)
+    # psycopg files class 54 under OperationalError, which used to read as an outage.
+    assert isinstance(error, OperationalError)
+    calls: list[int] = []
+
+    def fail() -> None:
+        calls.append(1)
+        raise error
+
+    with pytest.raises(OperationalError):
+        call_with_retry(fail, attempts=3, base_delay=0)
+    assert calls == [1]
+
+
+def test_postgres_outages_are_transient() -> None:
+    refused = raise_from_postgres("SELECT 1", "postgresql+psycopg://postgres@127.0.0.1:1/test")
+    assert "refused" in str(refused).lower() or "connect" in str(refused).lower()
+    assert is_transient_error(refused)
+
+    engine = create_database_engine(POSTGRES_URL)
+    admin = create_database_engine(POSTGRES_URL)
+    try:
+        with engine.connect() as victim:
+            pid = victim.exec_driver_sql("SELECT pg_backend_pid()").scalar_one()
+            with admin.begin() as connection:
+                connection.exec_driver_sql(f"SELECT pg_terminate_backend({int(pid)})")
+            with pytest.raises(DBAPIError) as terminated:
+                victim.exec_driver_sql("SELECT 1")
+    finally:
+        engine.dispose()
+        admin.dispose()
+    assert is_transient_error(terminated.value)

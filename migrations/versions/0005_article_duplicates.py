@@ -1,8 +1,8 @@
 """Article duplicates: `duplicate_of` links a syndicated copy (same text, another URL) to the
 article first stored with that text.
 
-Revision ID: 0004
-Revises: 0002
+Revision ID: 0005
+Revises: 0004
 Create Date: 2026-11-26
 """
 
@@ -11,8 +11,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0004"
-down_revision: str | None = "0002"
+revision: str = "0005"
+down_revision: str | None = "0004"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
