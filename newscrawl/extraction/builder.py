@@ -13,6 +13,7 @@ from newscrawl.extraction.block_features import FEATURE_NAMES, compute_block_fea
 from newscrawl.extraction.block_scorer import load_block_model
 from newscrawl.extraction.clean_html import render_clean_html
 from newscrawl.extraction.config import ExtractionConfig
+from newscrawl.extraction.container_fill import fill_article_containers
 from newscrawl.extraction.document import Document, normalise_space
 from newscrawl.extraction.metadata import extract_metadata
 from newscrawl.extraction.relevance import page_title, title_keyword_set
@@ -92,6 +93,19 @@ def select_blocks_by_score(
     if config.drop_static_blocks:
         keep &= features[:, FEATURE_NAMES.index("static_fraction")] < config.static_block_fraction
     kept: list[int] = np.flatnonzero(keep).tolist()
+    if config.fill_containers:
+        kept = fill_article_containers(
+            document,
+            features,
+            probabilities,
+            kept,
+            min_paragraph_words=config.fill_paragraph_words,
+            min_twin_words=config.fill_twin_words,
+            min_probability=config.fill_min_probability,
+            min_mean=config.fill_min_mean,
+            max_link_fraction=config.fill_link_fraction,
+            max_gap=config.fill_max_gap,
+        )
     if config.drop_duplicate_blocks:
         seen: set[str] = set()
         unique = []

@@ -47,6 +47,15 @@ class ExtractionConfig:
     static_block_fraction: float = 0.999  # share of a block's text that makes it static
     # A headline or paragraph repeated verbatim (print/screen copies, slide titles) is kept once.
     drop_duplicate_blocks: bool = True
+    # Container-level decision (`container_fill`): the scorer's kept paragraphs show how this
+    # page marks up its body; their twins and the blocks between them are kept too.
+    fill_containers: bool = True
+    fill_paragraph_words: int = 8  # a kept block with this many words is a body paragraph
+    fill_twin_words: int = 4  # a twin of the body's shape needs this many words
+    fill_min_probability: float = 0.1  # a doubted twin this likely bounds the container
+    fill_min_mean: float = 0.1  # words-weighted mean probability that makes a shape article
+    fill_link_fraction: float = 0.3  # blocks with more link text are never added
+    fill_max_gap: int = 40  # blocks between two paragraphs that a gap may span
 
     # Metadata. When no structured source, date line or URL gives the publish date, ask
     # htmldate's page-wide heuristics: more dates on old pages, but slower than the rest of the
