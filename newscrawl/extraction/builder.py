@@ -12,6 +12,7 @@ from newscrawl.extraction.article import Article
 from newscrawl.extraction.block_features import FEATURE_NAMES, compute_block_features
 from newscrawl.extraction.block_scorer import load_block_model
 from newscrawl.extraction.clean_html import render_clean_html
+from newscrawl.extraction.comment_threads import drop_comment_threads
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.container_fill import fill_article_containers
 from newscrawl.extraction.document import Document, normalise_space
@@ -105,6 +106,10 @@ def select_blocks_by_score(
             min_mean=config.fill_min_mean,
             max_link_fraction=config.fill_link_fraction,
             max_gap=config.fill_max_gap,
+        )
+    if config.drop_comment_threads:
+        kept = drop_comment_threads(
+            document, features, kept, min_other_words=config.comment_other_words
         )
     if config.drop_duplicate_blocks:
         seen: set[str] = set()

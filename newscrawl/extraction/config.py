@@ -56,6 +56,10 @@ class ExtractionConfig:
     fill_min_mean: float = 0.1  # words-weighted mean probability that makes a shape article
     fill_link_fraction: float = 0.3  # blocks with more link text are never added
     fill_max_gap: int = 40  # blocks between two paragraphs that a gap may span
+    # Readers' comments (`comment_threads`): blocks under an element marked as a comment thread
+    # go when the page keeps at least this many words elsewhere.
+    drop_comment_threads: bool = True
+    comment_other_words: int = 30
 
     # Metadata. When no structured source, date line or URL gives the publish date, ask
     # htmldate's page-wide heuristics: more dates on old pages, but slower than the rest of the
