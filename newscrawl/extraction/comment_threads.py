@@ -43,13 +43,18 @@ def drop_comment_threads(
                 break
             chain.append(node)
             element = elements[node]
-            marker = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
-            # The plain substring tests skip the regex on almost every element.
-            if ("comment" in marker or "dsq" in marker or "disqus" in marker) and (
-                _THREAD_MARKER.search(marker)
-            ):
-                found = node
-                break
+            marker = element.get("class") or ""
+            identifier = element.get("id")
+            if identifier:
+                marker = f"{marker} {identifier}"
+            if marker:
+                marker = marker.lower()
+                # The plain substring tests skip the regex on almost every element.
+                if ("comment" in marker or "dsq" in marker or "disqus" in marker) and (
+                    _THREAD_MARKER.search(marker)
+                ):
+                    found = node
+                    break
             node = parents[node]
         # The thread found (or none) holds every element climbed on the way.
         for step in chain:

@@ -70,6 +70,13 @@ def fill_article_containers(
     segments = document.segments
     parents = document.node_parents
     elements = document.node_elements
+    starts = document.node_starts
+    ends = document.node_ends
+    # A block's own marks are in its feature row already; containers, which are few, are
+    # looked up when met.
+    marked_blocks = (features[:, _COLUMN["negative_hint"]] > 0) * NEGATIVE_HINT + (
+        features[:, _COLUMN["boilerplate_ancestor"]] > 0
+    ) * BOILERPLATE_TAG
     flags_cache: dict[int, int] = {}
 
     def flags_of(node: int) -> int:
@@ -77,24 +84,24 @@ def fill_article_containers(
             flags_cache[node] = ancestor_flags(document, [node])[0]
         return flags_cache[node]
 
+    # Subtrees hold disjoint or nested runs of pieces, and a parent is walked before its
+    # children: an element with text is inside another when its run is, and it comes later.
     def lowest_common(nodes: list[int]) -> int:
-        ancestors = set(_chain(parents, nodes[0]))
+        low = min(starts[node] for node in nodes)
+        high = max(ends[node] for node in nodes)
         common = nodes[0]
-        for node in nodes[1:]:
-            chain = _chain(parents, node)
-            common = next((n for n in chain if n in ancestors), -1)
-            if common < 0:
-                return -1
-            ancestors = set(_chain(parents, common))
+        while common >= 0 and not (starts[common] <= low and ends[common] >= high):
+            common = parents[common]
         return common
 
     def inside(node: int, container: int) -> bool:
-        return _is_inside(document, node, container)
+        return container <= node and starts[container] <= starts[node] < ends[container]
 
-    def unmarked_below(node: int, container: int) -> bool:
+    def unmarked_below(i: int, container: int) -> bool:
         # A mark the container has itself (a "story-sidebar" page wrapper) says nothing here.
-        if flags_of(node) & _MARKED & ~flags_of(container):
+        if int(marked_blocks[i]) & ~flags_of(container):
             return False
+        node = segments[i].node
         while node >= 0 and node != container:
             if elements[node].tag in _FIGURE_TAGS:
                 return False
@@ -108,13 +115,12 @@ def fill_article_containers(
             depth += 1
         return depth
 
-    worded = np.flatnonzero(words > 0).tolist()
-    position = {i: k for k, i in enumerate(worded)}
+    worded = np.flatnonzero(words > 0)
 
     def beside_links(i: int) -> bool:
         # Teasers (a linked headline, then its blurb) share the body's markup on old table
         # pages; a paragraph of the body does not sit next to a link list.
-        k = position[i]
+        k = int(np.searchsorted(worded, i))
         return any(
             0 <= j < len(worded) and worded[j] not in kept_set and links[worded[j]] >= 0.6
             for j in (k - 1, k + 1)
@@ -168,7 +174,7 @@ def fill_article_containers(
             _shape(elements, parents, node) == shape
             and not beside_links(i)
             and inside(node, container)
-            and unmarked_below(node, container)
+            and unmarked_below(i, container)
         ):
             added.add(i)
     # Gaps: the blocks between two consecutive paragraphs of the container.
@@ -196,29 +202,11 @@ def fill_article_containers(
                 and not ends_sentence[i]
             ):
                 continue
-            if depth_below(node, common) <= depth + 1 and unmarked_below(node, common):
+            if depth_below(node, common) <= depth + 1 and unmarked_below(i, common):
                 added.add(i)
     if not added:
         return kept
     return sorted(kept_set | added)
-
-
-def _chain(parents: list[int], node: int) -> list[int]:
-    """`node` and its ancestors, nearest first."""
-    chain = []
-    while node >= 0:
-        chain.append(node)
-        node = parents[node]
-    return chain
-
-
-def _is_inside(document: Document, node: int, container: int) -> bool:
-    parents = document.node_parents
-    while node >= 0:
-        if node == container:
-            return True
-        node = parents[node]
-    return False
 
 
 def _shape(elements: list, parents: list[int], node: int) -> tuple[str, str, str]:
