@@ -118,10 +118,10 @@ def fill_article_containers(
     worded = np.flatnonzero(words > 0)
 
     def beside_links(i: int) -> bool:
-        # Teasers (a linked headline, then its blurb) share the body's markup on old table
-        # pages; a paragraph of the body does not sit next to a link list.
+        # Teasers (linked headlines, each with its blurb) share the body's markup on old
+        # table pages; a body paragraph may follow one "read more" link, not sit between two.
         k = int(np.searchsorted(worded, i))
-        return any(
+        return all(
             0 <= j < len(worded) and worded[j] not in kept_set and links[worded[j]] >= 0.6
             for j in (k - 1, k + 1)
         )

@@ -155,3 +155,19 @@ def test_extract_drops_a_comment_thread_below_the_article() -> None:
         html, title="Council approves the plan", config=ExtractionConfig(drop_comment_threads=False)
     ).text
     assert any(comment in kept_anyway for comment in BODY[5:8])
+
+
+def test_a_blurb_between_two_linked_headlines_is_a_teaser_not_a_twin() -> None:
+    teaser = "A short summary of another story that the site links to from this page."
+    html = ARTICLE_PAGE.replace(
+        f'<div class="para"><p>{BODY[5]}</p></div>',
+        f'<div class="para"><p>{BODY[5]}</p></div>'
+        '<div><a href="/x">Another story headline here</a></div>'
+        f'<div class="para"><p>{teaser}</p></div>'
+        '<div><a href="/y">Yet another story headline</a></div>',
+    )
+    likely = {BODY[0]: 0.9, BODY[1]: 0.8, BODY[4]: 0.3, BODY[5]: 0.3}
+    document, features, probabilities = _scored(html, likely)
+    texts = _fill(document, features, probabilities)
+    assert BODY[4] in texts and BODY[5] in texts
+    assert teaser not in texts
