@@ -9,6 +9,7 @@ import lxml.html
 import numpy as np
 
 from newscrawl.extraction.article import Article
+from newscrawl.extraction.article_body import complete_from_structured_body
 from newscrawl.extraction.block_features import FEATURE_NAMES, compute_block_features
 from newscrawl.extraction.block_scorer import load_block_model
 from newscrawl.extraction.clean_html import render_clean_html
@@ -38,8 +39,15 @@ def build_article(document: Document, *, title: str | None, config: ExtractionCo
         [i for i, p in zip(kept, paragraphs, strict=True) if p],
         [p for p in paragraphs if p],
     )
-    elements = _html_elements(
-        document, kept, paragraphs_by_index=dict(zip(kept, paragraphs, strict=True))
+    from_body = False
+    if config.use_structured_body:
+        kept, paragraphs, from_body = complete_from_structured_body(document, kept, paragraphs)
+    elements: list[lxml.html.HtmlElement | str] = (
+        list(paragraphs)
+        if from_body
+        else _html_elements(
+            document, kept, paragraphs_by_index=dict(zip(kept, paragraphs, strict=True))
+        )
     )
     return Article(
         title=headline,

@@ -47,6 +47,9 @@ class ExtractionConfig:
     static_block_fraction: float = 0.999  # share of a block's text that makes it static
     # A headline or paragraph repeated verbatim (print/screen copies, slide titles) is kept once.
     drop_duplicate_blocks: bool = True
+    # When the page's scripts hold the article body (JSON-LD `articleBody`, app page state) and
+    # the kept blocks show far less of it, complete them from it (see `article_body`).
+    use_structured_body: bool = True
 
     # Metadata. When no structured source, date line or URL gives the publish date, ask
     # htmldate's page-wide heuristics: more dates on old pages, but slower than the rest of the
@@ -78,4 +81,5 @@ class ExtractionConfig:
             paragraph_possibility=100.0,
             cap_key_number=False,
             longest_title_segment=False,
+            use_structured_body=False,
         )
