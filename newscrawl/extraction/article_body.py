@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from lxml.html import HtmlElement
@@ -60,12 +61,17 @@ _CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def complete_from_structured_body(
-    document: Document, kept: list[int], paragraphs: list[str]
+    document: Document,
+    kept: list[int],
+    paragraphs: list[str],
+    *,
+    excluded: AbstractSet[int] = frozenset(),
 ) -> tuple[list[int], list[str], bool]:
     """Kept blocks and texts, completed from the body in the page's scripts when it shows less.
 
-    The third value is True when that body replaced the visible blocks: the texts are then its
-    paragraphs and the kept list is empty.
+    Blocks in `excluded` (recognised noise) are never added. The third value is True when that
+    body replaced the visible blocks: the texts are then its paragraphs and the kept list is
+    empty.
     """
     scripts = [script for script in document.tree.iter("script") if script.text]
     if not scripts:
@@ -75,11 +81,16 @@ def complete_from_structured_body(
     if len(split_words(" ".join(body))) < MIN_BODY_WORDS and visible < _STATE_VISIBLE_WORDS:
         # Page state is large (100s of KiB): it is read only when the page shows next to nothing.
         body = _page_state_body(scripts)
-    return fill_from_body(document, kept, paragraphs, body)
+    return fill_from_body(document, kept, paragraphs, body, excluded=excluded)
 
 
 def fill_from_body(
-    document: Document, kept: list[int], paragraphs: list[str], body: list[str]
+    document: Document,
+    kept: list[int],
+    paragraphs: list[str],
+    body: list[str],
+    *,
+    excluded: AbstractSet[int] = frozenset(),
 ) -> tuple[list[int], list[str], bool]:
     """`complete_from_structured_body` with the body's paragraphs given."""
     body_words = [word.lower() for word in split_words(" ".join(body))]
@@ -95,7 +106,7 @@ def fill_from_body(
     kept_set = set(kept)
     restored = []
     for segment in document.segments:
-        if segment.index in kept_set:
+        if segment.index in kept_set or segment.index in excluded:
             continue
         words = split_words(segment.text)
         if len(words) >= _RESTORE_MIN_WORDS and (

@@ -16,6 +16,7 @@ from newscrawl.extraction.clean_html import render_clean_html
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import Document, normalise_space
 from newscrawl.extraction.metadata import extract_metadata
+from newscrawl.extraction.prompt_noise import find_noise_segments
 from newscrawl.extraction.relevance import page_title, title_keyword_set
 
 # lxml refuses these in element text; the page may still contain them.
@@ -39,9 +40,17 @@ def build_article(document: Document, *, title: str | None, config: ExtractionCo
         [i for i, p in zip(kept, paragraphs, strict=True) if p],
         [p for p in paragraphs if p],
     )
+    noise = find_noise_segments(document, kept) if config.drop_prompt_noise else set()
+    if noise:
+        kept, paragraphs = (
+            [i for i in kept if i not in noise],
+            [p for i, p in zip(kept, paragraphs, strict=True) if i not in noise],
+        )
     from_body = False
     if config.use_structured_body:
-        kept, paragraphs, from_body = complete_from_structured_body(document, kept, paragraphs)
+        kept, paragraphs, from_body = complete_from_structured_body(
+            document, kept, paragraphs, excluded=noise
+        )
     elements: list[lxml.html.HtmlElement | str] = (
         list(paragraphs)
         if from_body
