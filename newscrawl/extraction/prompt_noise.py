@@ -27,7 +27,7 @@ from newscrawl.extraction.document import Document
 NOISE_WORDS: dict[str, frozenset[str]] = {
     "consent": frozenset(
         {"consent", "cookie", "cookies", "gdpr", "cmp", "onetrust", "didomi", "cookiebot",
-         "usercentrics", "cookielaw", "truste", "privacybanner"}
+         "usercentrics", "cookielaw", "truste", "privacybanner", "spmessage"}
     ),
     "prompt": frozenset(
         {"paywall", "regwall", "subscribe", "subscription", "subscriptions", "newsletter",
@@ -82,8 +82,14 @@ _DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
 MIN_CLEAN_CHARS = 250
 # A second `<article>` with its own `<h1>` is another story when it holds this much kept text.
 _SECOND_ARTICLE_CHARS = 500
+# Vendors' names mark their widgets whatever follows them ("onetrust-consent-sdk").
+VENDOR_WORDS = frozenset(
+    {"onetrust", "didomi", "cookiebot", "usercentrics", "truste", "spmessage", "outbrain",
+     "taboola", "disqus", "piano"}
+)  # fmt: skip
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _PARTS = re.compile(r"[^a-z0-9]+")
+_DIGITS = re.compile(r"[0-9]+")
 _WORD_TO_CLASS: dict[str, str] = {
     word: name for name, words in NOISE_WORDS.items() for word in words
 }
@@ -91,14 +97,19 @@ _WORD_TO_CLASS: dict[str, str] = {
 
 def name_noise_class(name: str) -> str | None:
     """The noise class a class or id name gives its element, or None."""
-    parts = [part for part in _PARTS.split(_CAMEL.sub("-", name).lower()) if part]
+    # Numbers are versions and ids: "cmp2", "sp_message_container_1234".
+    parts = [p for p in _DIGITS.sub("", _PARTS.sub("-", _CAMEL.sub("-", name).lower())).split("-")]
+    parts = [part for part in parts if part]
     for start in range(len(parts)):
         for width in (1, 2, 3):
             end = start + width
             if end > len(parts):
                 break
-            found = _WORD_TO_CLASS.get("".join(parts[start:end]))
-            if found is not None and all(part in CONTAINER_PARTS for part in parts[end:]):
+            word = "".join(parts[start:end])
+            found = _WORD_TO_CLASS.get(word)
+            if found is not None and (
+                word in VENDOR_WORDS or all(part in CONTAINER_PARTS for part in parts[end:])
+            ):
                 return found
     return None
 
