@@ -82,10 +82,11 @@ _DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
 MIN_CLEAN_CHARS = 250
 # A second `<article>` with its own `<h1>` is another story when it holds this much kept text.
 _SECOND_ARTICLE_CHARS = 500
-# Vendors' names mark their widgets whatever follows them ("onetrust-consent-sdk").
+# Vendors' names mark their widgets whatever follows them ("onetrust-consent-sdk"). Not a
+# paywall's: what follows may be the gated article ("piano-inline-content-wrapper").
 VENDOR_WORDS = frozenset(
     {"onetrust", "didomi", "cookiebot", "usercentrics", "truste", "spmessage", "outbrain",
-     "taboola", "disqus", "piano"}
+     "taboola", "disqus"}
 )  # fmt: skip
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _PARTS = re.compile(r"[^a-z0-9]+")

@@ -133,6 +133,7 @@ def test_copyright_lines(text: str, expected: bool) -> None:
         ("relatedStories", "related"),
         ("about-author", "profile"),
         ("story-body", None),
+        ("piano-inline-content-wrapper", None),  # a paywall vendor's box holds the gated text
     ],
 )
 def test_class_names(name: str, expected: str | None) -> None:
