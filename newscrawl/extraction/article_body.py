@@ -18,27 +18,25 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from newscrawl.extraction.document import Document
-from newscrawl.extraction.metadata import _iter_jsonld_objects, _load_jsonld
 from newscrawl.extraction.word_tokens import split_words
 
-# A body shorter than this is a teaser or a description, not the article.
-MIN_BODY_WORDS = 40
+# A body shorter than this (about 40 words) is a teaser or a description, not the article.
+MIN_BODY_CHARS = 250
 # Below this share of the body's words the visible article is short of it: hidden blocks the body
 # holds are added. Above it, what the body has beyond the visible article is mostly the
 # publisher's own extras (related links, calls to action, captions), not missed paragraphs.
 SHORTER = 0.8
 # Below this share, even with those blocks, the body itself replaces the visible article.
 FAR_SHORTER = 0.5
-# A hidden block joins the article when this share of its word pairs is in the body...
-_RESTORE_CONTAINMENT = 0.8
-# ...and it has at least this many words (short labels are in any body by chance).
-_RESTORE_MIN_WORDS = 5
-# A visible article of this many words must agree with the body: this share of its pairs of
-# consecutive words must be in it.
-_CHECKED_WORDS = 20
+# A hidden block joins the article when the body holds its text and it has at least this many
+# characters (short labels are in any body by chance).
+_RESTORE_MIN_CHARS = 25
+# A visible article of this many characters must agree with the body: the body must hold this
+# share of it (its headline, captions and byline need not be in the body).
+_CHECKED_CHARS = 120
 _AGREEMENT = 0.5
-# Page state is searched only when the visible article has fewer words than this.
-_STATE_VISIBLE_WORDS = 150
+# Page state is searched only when the visible article is shorter than this (about 150 words).
+_STATE_VISIBLE_CHARS = 1000
 # Page state: JSON data blocks (Next.js `__NEXT_DATA__`, Nuxt and others) and the
 # `window.__X_STATE__ = {...}` assignments of other apps.
 _STATE_TYPES = frozenset({"application/json"})
@@ -57,6 +55,7 @@ _ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-fA-F]+|[A-Za-z]{2,8});")
 _BLANK_LINES = re.compile(r"\s*\n\s*")
 _SPACES = re.compile(r"[^\S\n]+")
 # lxml refuses these in element text; a JSON string may hold them.
+_NON_WORD = re.compile(r"[\W_]+")
 _CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -65,22 +64,22 @@ def complete_from_structured_body(
     kept: list[int],
     paragraphs: list[str],
     *,
+    article_body: str | None,
     excluded: AbstractSet[int] = frozenset(),
 ) -> tuple[list[int], list[str], bool]:
-    """Kept blocks and texts, completed from the body in the page's scripts when it shows less.
+    """Kept blocks and texts, completed from the body the page's scripts hold when it shows less.
 
-    Blocks in `excluded` (recognised noise) are never added. The third value is True when that
-    body replaced the visible blocks: the texts are then its paragraphs and the kept list is
-    empty.
+    `article_body` is the page's JSON-LD `articleBody` (read with the metadata). Without one,
+    and when the page shows next to nothing, the body is looked for in its app state. Blocks in
+    `excluded` (recognised noise) are never added. The third value is True when the body
+    replaced the visible blocks: the texts are then its paragraphs and the kept list is empty.
     """
-    scripts = [script for script in document.tree.iter("script") if script.text]
-    if not scripts:
+    body = split_paragraphs(article_body) if article_body else []
+    if len(body) == 0 and sum(map(len, paragraphs)) < _STATE_VISIBLE_CHARS:
+        # App state is large (100s of KiB): it is read only when the page shows next to nothing.
+        body = _page_state_body(list(document.tree.iter("script")))
+    if not body:
         return kept, paragraphs, False
-    visible = sum(len(split_words(text)) for text in paragraphs)
-    body = _jsonld_body(scripts)
-    if len(split_words(" ".join(body))) < MIN_BODY_WORDS and visible < _STATE_VISIBLE_WORDS:
-        # Page state is large (100s of KiB): it is read only when the page shows next to nothing.
-        body = _page_state_body(scripts)
     return fill_from_body(document, kept, paragraphs, body, excluded=excluded)
 
 
@@ -93,28 +92,32 @@ def fill_from_body(
     excluded: AbstractSet[int] = frozenset(),
 ) -> tuple[list[int], list[str], bool]:
     """`complete_from_structured_body` with the body's paragraphs given."""
-    body_words = [word.lower() for word in split_words(" ".join(body))]
-    if len(body_words) < MIN_BODY_WORDS:
+    # Texts are compared as lower-cased words between single spaces: markup, punctuation and
+    # quotes may differ between the page and its JSON. Lengths are in characters, which count
+    # unspaced scripts too.
+    whole = f" {normalise_words(' '.join(body))} "
+    if len(whole) < MIN_BODY_CHARS:
         return kept, paragraphs, False
-    visible = sum(len(split_words(text)) for text in paragraphs)
-    if visible >= SHORTER * len(body_words):
+    shown = [normalise_words(text) for text in paragraphs]
+    visible = sum(map(len, shown))
+    if visible >= SHORTER * len(whole):
         return kept, paragraphs, False
-    pairs = set(zip(body_words, body_words[1:], strict=False))
-    if visible >= _CHECKED_WORDS and _pair_share(" ".join(paragraphs), pairs) < _AGREEMENT:
-        # The body tells another story (another article of a list, the teasers of a state).
-        return kept, paragraphs, False
+    if visible >= _CHECKED_CHARS:
+        agreeing = sum(len(text) for text in shown if f" {text} " in whole)
+        if agreeing < _AGREEMENT * visible:
+            # The body tells another story (another article of a list, the teasers of a state).
+            return kept, paragraphs, False
     kept_set = set(kept)
     restored = []
     for segment in document.segments:
         if segment.index in kept_set or segment.index in excluded:
             continue
-        words = split_words(segment.text)
-        if len(words) >= _RESTORE_MIN_WORDS and (
-            _pair_share(segment.text, pairs) >= _RESTORE_CONTAINMENT
-        ):
-            restored.append(segment.index)
-            visible += len(words)
-    if visible < FAR_SHORTER * len(body_words):
+        if len(segment.text) >= _RESTORE_MIN_CHARS:
+            text = normalise_words(segment.text)
+            if len(text) >= _RESTORE_MIN_CHARS and f" {text} " in whole:
+                restored.append(segment.index)
+                visible += len(text)
+    if visible < FAR_SHORTER * len(whole):
         return [], [_CONTROL_CHARACTERS.sub("", text) for text in body], True
     if not restored:
         return kept, paragraphs, False
@@ -125,26 +128,9 @@ def fill_from_body(
     return order, [texts[index] for index in order], False
 
 
-def _pair_share(text: str, pairs: set[tuple[str, str]]) -> float:
-    """Share of the text's pairs of consecutive words that are in `pairs`."""
-    words = [word.lower() for word in split_words(text)]
-    own = list(zip(words, words[1:], strict=False))
-    return sum(pair in pairs for pair in own) / len(own) if own else 0.0
-
-
-def _jsonld_body(scripts: list[HtmlElement]) -> list[str]:
-    """The longest JSON-LD `articleBody` as paragraphs."""
-    best = ""
-    for script in scripts:
-        if (script.get("type") or "").strip().lower() != "application/ld+json":
-            continue
-        for obj in _iter_jsonld_objects(_load_jsonld(script.text)):
-            value = obj.get("articleBody")
-            if isinstance(value, list):  # some publishers give it as a list of paragraphs
-                value = "\n".join(part for part in value if isinstance(part, str))
-            if isinstance(value, str) and len(value) > len(best):
-                best = value
-    return split_paragraphs(best) if best else []
+def normalise_words(text: str) -> str:
+    """The text's words, lower-cased, between single spaces."""
+    return _NON_WORD.sub(" ", text.lower()).strip()
 
 
 def split_paragraphs(text: str) -> list[str]:
@@ -165,6 +151,8 @@ def _page_state_body(scripts: list[HtmlElement]) -> list[str]:
     best: list[str] = []
     for script in scripts:
         text = script.text
+        if not text:
+            continue
         if (script.get("type") or "").strip().lower() in _STATE_TYPES:
             data = _load_json(text)
         else:

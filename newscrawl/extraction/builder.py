@@ -49,7 +49,7 @@ def build_article(document: Document, *, title: str | None, config: ExtractionCo
     from_body = False
     if config.use_structured_body:
         kept, paragraphs, from_body = complete_from_structured_body(
-            document, kept, paragraphs, excluded=noise
+            document, kept, paragraphs, article_body=metadata.article_body, excluded=noise
         )
     elements: list[lxml.html.HtmlElement | str] = (
         list(paragraphs)

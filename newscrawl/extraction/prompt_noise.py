@@ -73,9 +73,9 @@ COPYRIGHT_PHRASES = (
 _COPYRIGHT = re.compile("|".join(re.escape(p) for p in COPYRIGHT_PHRASES) + "|©|\\(c\\) ?\\d{4}")
 # A copyright line is short: a longer block that names one is an article about copyright.
 _COPYRIGHT_MAX_CHARS = 200
-# Classes that may hold more text than the article: the others are small, and a container so
-# named holding more than the rest of the article is the article ("post-paywall": the gated
-# text).
+# Classes that may hold more text than the article: the others are small, and containers of
+# such a class holding more than the rest of the article are the article ("post-paywall", or
+# every paragraph marked "paywall": the gated text).
 OUTWEIGHING = frozenset({"dialog", "consent", "comments"})
 _DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
 # Article text of at least this many characters must stay outside every recognised container.
@@ -94,10 +94,15 @@ _DIGITS = re.compile(r"[0-9]+")
 _WORD_TO_CLASS: dict[str, str] = {
     word: name for name, words in NOISE_WORDS.items() for word in words
 }
+# Every noise word as a substring of a name without separators: a name with none is no mark.
+_ANY_WORD = re.compile("|".join(sorted(_WORD_TO_CLASS, key=len, reverse=True)))
+_SEPARATORS = re.compile(r"[^a-z]+")
 
 
 def name_noise_class(name: str) -> str | None:
     """The noise class a class or id name gives its element, or None."""
+    if _ANY_WORD.search(_SEPARATORS.sub("", name.lower())) is None:
+        return None  # most names: one search in C instead of splitting them
     # Numbers are versions and ids: "cmp2", "sp_message_container_1234".
     parts = [p for p in _DIGITS.sub("", _PARTS.sub("-", _CAMEL.sub("-", name).lower())).split("-")]
     parts = [part for part in parts if part]
@@ -181,14 +186,24 @@ def find_noise_segments(document: Document, kept: Iterable[int]) -> set[int]:
     noise: set[int] = set()
     if containers and clean >= MIN_CLEAN_CHARS:
         # A container that holds the headline is the article's, whatever it is called.
+        # Kept text per class: a site that marks each gated paragraph `paywall` has many small
+        # containers that together outweigh the rest.
+        kinds = {node: element_noise_class(elements[node], memo) for node in containers}
+        per_kind: dict[str | None, int] = {}
+        for node, chars in containers.items():
+            per_kind[kinds[node]] = per_kind.get(kinds[node], 0) + chars
         dropped = {
             node
-            for node, chars in containers.items()
+            for node in containers
             if not any(_inside(t, node, parents) for t in title_nodes)
-            and (chars < clean or element_noise_class(elements[node], memo) in OUTWEIGHING)
+            and (kinds[node] in OUTWEIGHING or per_kind[kinds[node]] < clean)
         }
-        if dropped:
-            noise.update(s.index for s in segments if outermost(s.node) in dropped)
+        pieces = document.pieces
+        for node in dropped:
+            # Every segment with text in the container's subtree, kept or not.
+            start, end = document.node_starts[node], document.node_ends[node]
+            if start < end:
+                noise.update(range(pieces[start].segment, pieces[end - 1].segment + 1))
     noise.update(i for i in kept if is_copyright_line(segments[i].text))
     noise.update(_second_article_segments(document, [i for i in kept if i not in noise]))
     return noise

@@ -151,3 +151,13 @@ def test_class_names(name: str, expected: str | None) -> None:
 )
 def test_vendor_widgets_and_numbered_names(name: str, expected: str) -> None:
     assert name_noise_class(name) == expected
+
+
+def test_every_paragraph_marked_as_gated_is_the_article() -> None:
+    gated = "".join(f"<p class='paywall'>{t}</p>" for t in ARTICLE[1:])
+    page = (
+        f"<html><body><article><h1>Tram line approved</h1><p>{ARTICLE[0]}</p>{gated}"
+        "</article></body></html>"
+    )
+    text = extract(page, title="Tram line approved").text
+    assert all(paragraph in text for paragraph in ARTICLE)
