@@ -6,6 +6,7 @@ import json
 
 from newscrawl.extraction import ExtractionConfig, extract, parse_document
 from newscrawl.extraction.article_body import fill_from_body, split_paragraphs
+from newscrawl.extraction.metadata import extract_metadata
 
 PARAGRAPHS = [
     f"Paragraph {n} of the harbour story says the new quay opened on day {n} after a long "
@@ -134,3 +135,11 @@ def test_broken_json_in_scripts_is_skipped() -> None:
     )
     page = _page("<p>Only a line.</p>", scripts)
     assert extract(page) == extract(page, config=ExtractionConfig(use_structured_body=False))
+
+
+def test_the_metadata_keeps_the_longest_article_body_as_given() -> None:
+    short = _jsonld("A teaser of the story, shorter than the body.")
+    full = _jsonld("<p>" + "</p><p>".join(PARAGRAPHS) + "</p>")
+    metadata = extract_metadata(parse_document(_page("", short + full)).tree, None)
+    assert metadata.article_body == "<p>" + "</p><p>".join(PARAGRAPHS) + "</p>"
+    assert extract_metadata(parse_document(_page("")).tree, None).article_body is None
