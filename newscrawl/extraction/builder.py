@@ -9,6 +9,7 @@ import lxml.html
 import numpy as np
 
 from newscrawl.extraction.article import Article
+from newscrawl.extraction.article_body import complete_from_structured_body
 from newscrawl.extraction.block_features import FEATURE_NAMES, compute_block_features
 from newscrawl.extraction.block_scorer import load_block_model
 from newscrawl.extraction.clean_html import render_clean_html
@@ -17,6 +18,7 @@ from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.container_fill import fill_article_containers
 from newscrawl.extraction.document import Document, normalise_space
 from newscrawl.extraction.metadata import extract_metadata
+from newscrawl.extraction.prompt_noise import find_noise_segments
 from newscrawl.extraction.relevance import page_title, title_keyword_set
 
 # lxml refuses these in element text; the page may still contain them.
@@ -40,8 +42,23 @@ def build_article(document: Document, *, title: str | None, config: ExtractionCo
         [i for i, p in zip(kept, paragraphs, strict=True) if p],
         [p for p in paragraphs if p],
     )
-    elements = _html_elements(
-        document, kept, paragraphs_by_index=dict(zip(kept, paragraphs, strict=True))
+    noise = find_noise_segments(document, kept) if config.drop_prompt_noise else set()
+    if noise:
+        kept, paragraphs = (
+            [i for i in kept if i not in noise],
+            [p for i, p in zip(kept, paragraphs, strict=True) if i not in noise],
+        )
+    from_body = False
+    if config.use_structured_body:
+        kept, paragraphs, from_body = complete_from_structured_body(
+            document, kept, paragraphs, article_body=metadata.article_body, excluded=noise
+        )
+    elements: list[lxml.html.HtmlElement | str] = (
+        list(paragraphs)
+        if from_body
+        else _html_elements(
+            document, kept, paragraphs_by_index=dict(zip(kept, paragraphs, strict=True))
+        )
     )
     return Article(
         title=headline,

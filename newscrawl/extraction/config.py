@@ -60,6 +60,12 @@ class ExtractionConfig:
     # go when the page keeps at least this many words elsewhere.
     drop_comment_threads: bool = True
     comment_other_words: int = 30
+    # When the page's scripts hold the article body (JSON-LD `articleBody`, app page state) and
+    # the kept blocks show far less of it, complete them from it (see `article_body`).
+    use_structured_body: bool = True
+    # Drop kept blocks in recognised page furniture: dialogs, consent and subscription prompts,
+    # comments, related links, tag lists, profile boxes, copyright lines (see `prompt_noise`).
+    drop_prompt_noise: bool = True
 
     # Metadata. When no structured source, date line or URL gives the publish date, ask
     # htmldate's page-wide heuristics: more dates on old pages, but slower than the rest of the
@@ -91,4 +97,6 @@ class ExtractionConfig:
             paragraph_possibility=100.0,
             cap_key_number=False,
             longest_title_segment=False,
+            use_structured_body=False,
+            drop_prompt_noise=False,
         )
