@@ -10,6 +10,8 @@ from typing import Any
 import lxml.etree
 import lxml.html
 
+from newscrawl.extraction.decoding import decode_html
+
 try:
     # The compiled walk (built by `pip install`, see setup.py): the same Document, faster.
     from newscrawl.extraction import _text_walk as _compiled_walk
@@ -105,10 +107,6 @@ BLOCK_TAGS = frozenset(
 _WHITESPACE = re.compile(r"\s+")
 # Characters lxml will not put in element text (XML 1.0 forbids them).
 _XML_INVALID = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-# Matched against the lower-cased start of the page: an IGNORECASE search of 32 KiB costs more
-# than lower-casing it, and fast literal search needs a case-sensitive pattern.
-_CHARSET_DECLARATION = re.compile(rb"<meta[^>]+charset|<\?xml[^>]+encoding")
-_DECLARATION_WINDOW = 32768
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 # HTML5 void elements that libxml2 (an HTML 4 parser) does not know are empty: it nests
 # whatever follows one of them inside it. It closes img, input, param and the like itself.
@@ -214,25 +212,17 @@ def normalise_space(text: str) -> str:
     return _WHITESPACE.sub(" ", text).strip()
 
 
-def _decode_undeclared_utf8(html: bytes) -> str | bytes:
-    """Decode UTF-8 pages that declare no charset: libxml2 would read them as Latin-1."""
-    if html.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
-        return html
-    head = html[:_DECLARATION_WINDOW].lower()
-    if (b"charset" in head or b"encoding" in head) and _CHARSET_DECLARATION.search(head):
-        return html
-    try:
-        return html.decode("utf-8")
-    except UnicodeDecodeError:
-        return html
+def parse_tree(html: str | bytes, *, encoding: str | None = None) -> lxml.html.HtmlElement:
+    """Parse HTML into an `<html>` root; never raises.
 
-
-def parse_tree(html: str | bytes) -> lxml.html.HtmlElement:
-    """Parse HTML (any declared encoding when bytes) into an `<html>` root; never raises."""
+    Bytes are decoded as a browser would (`decode_html`), `encoding` being the charset of the
+    response's Content-Type header when there was one: libxml2 alone ignores a `<meta charset>`
+    that follows non-ASCII text and reads an undeclared page as Latin-1.
+    """
     if isinstance(html, bytes):
-        html = _decode_undeclared_utf8(html)
-    if isinstance(html, str):
-        html = _XML_DECLARATION.sub("", html, count=1)
+        html = decode_html(html, encoding)
+    # lxml refuses text that still declares an encoding; the declaration is spent anyway.
+    html = _XML_DECLARATION.sub("", html, count=1)
     try:
         root = lxml.html.document_fromstring(html, parser=_PARSER)
     except (lxml.etree.ParserError, ValueError):
@@ -315,9 +305,13 @@ def _hoist_children(element: lxml.html.HtmlElement) -> None:
         element.tail = (element.tail or "") + tail or None
 
 
-def parse_document(html: str | bytes, *, url: str | None = None) -> Document:
-    """Parse a page and index its visible text into pieces and blocks."""
-    document = Document(tree=parse_tree(html), url=url, pieces=[], segments=[], piece_range={})
+def parse_document(
+    html: str | bytes, *, url: str | None = None, encoding: str | None = None
+) -> Document:
+    """Parse a page and index its visible text into pieces and blocks (`encoding`: see parse_tree)."""
+    document = Document(
+        tree=parse_tree(html, encoding=encoding), url=url, pieces=[], segments=[], piece_range={}
+    )
     if _compiled_walk is None or not _compiled_walk.index_text(document, SKIPPED_TAGS, BLOCK_TAGS):
         _index_text(document)
     return document
