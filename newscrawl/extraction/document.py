@@ -140,7 +140,10 @@ _PARSER = _build_parser()
 
 @dataclass(eq=False, slots=True)
 class TextPiece:
-    """One run of visible text: an element's `.text` or one of its children's `.tail`."""
+    """One run of visible text: an element's `.text` or one of its children's `.tail`.
+
+    Followed by blank text within its block, it ends with a space (see `joined_text`).
+    """
 
     text: str
     element: lxml.html.HtmlElement  # the element whose own (direct) text this is
@@ -308,7 +311,7 @@ def _hoist_children(element: lxml.html.HtmlElement) -> None:
 def parse_document(
     html: str | bytes, *, url: str | None = None, encoding: str | None = None
 ) -> Document:
-    """Parse a page and index its visible text into pieces and blocks (`encoding`: see parse_tree)."""
+    """Parse a page and index its visible text into pieces and blocks (`encoding`: parse_tree)."""
     document = Document(
         tree=parse_tree(html, encoding=encoding), url=url, pieces=[], segments=[], piece_range={}
     )
@@ -350,6 +353,9 @@ def _index_text(document: Document) -> None:
     # Open `<a href>` elements; a link's end event compares against the top.
     link_stack: list[lxml.html.HtmlElement] = []
     current: Segment | None = None
+    # Whether blank text (skipped: it makes no piece) lies between the open segment's last
+    # piece and the next one: the source's only space there.
+    gap = False
     walker = lxml.etree.iterwalk(document.tree, events=("start", "end"))
     for event, element in walker:
         if event == "start":
@@ -372,14 +378,20 @@ def _index_text(document: Document) -> None:
                     current.last_piece = piece_count
                     add_segment(current)
                     current = None
+                    gap = False
                 block_stack.append((element, parent))
             text = element.text
             if text and not text.isspace():
                 if current is None:
                     block, block_node = block_stack[-1]
                     current = Segment(len(segments), block, piece_count, 0, block_node)
+                elif gap:
+                    _keep_gap(pieces[-1])
+                gap = False
                 add_piece(TextPiece(text, element, bool(link_stack), current.index))
                 piece_count += 1
+            elif text and current is not None:
+                gap = True
             continue
         tag = element.tag
         if tag in block_tags:
@@ -387,6 +399,7 @@ def _index_text(document: Document) -> None:
                 current.last_piece = piece_count
                 add_segment(current)
                 current = None
+                gap = False
             block_stack.pop()
         elif link_stack and link_stack[-1] is element:
             link_stack.pop()
@@ -403,17 +416,35 @@ def _index_text(document: Document) -> None:
             if current is None:
                 block, block_node = block_stack[-1]
                 current = Segment(len(segments), block, piece_count, 0, block_node)
+            elif gap:
+                _keep_gap(pieces[-1])
+            gap = False
             add_piece(TextPiece(text, node_elements[parent], bool(link_stack), current.index))
             piece_count += 1
+        elif text and current is not None:
+            gap = True
     if current is not None:
         current.last_piece = piece_count
         add_segment(current)
     texts = [piece.text for piece in pieces]
     for segment in segments:
-        # str.split() and the `\s+` pattern agree on what whitespace is; split is faster.
-        first = segment.first_piece
-        last = segment.last_piece
-        if last - first == 1:
-            segment.text = " ".join(texts[first].split())
-        else:
-            segment.text = " ".join(" ".join(texts[first:last]).split())
+        segment.text = joined_text(texts, segment.first_piece, segment.last_piece)
+
+
+def joined_text(texts: list[str], first: int, last: int) -> str:
+    """A block's text from its pieces `texts[first:last]`, whitespace runs collapsed.
+
+    Pieces join as the markup does: a space only where the source has whitespace (inside a
+    piece, or blank text between two, which the walk leaves at the end of the first), so
+    `(<a>AMZN</a>)` stays `(AMZN)` and inline elements never split CJK words.
+    """
+    # str.split() and the `\s+` pattern agree on what whitespace is; split is faster.
+    if last - first == 1:
+        return " ".join(texts[first].split())
+    return " ".join("".join(texts[first:last]).split())
+
+
+def _keep_gap(piece: TextPiece) -> None:
+    """End a piece with a space, standing for the blank text the walk skipped after it."""
+    if not piece.text[-1].isspace():
+        piece.text += " "
