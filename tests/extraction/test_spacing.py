@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from newscrawl.extraction import extract
 from newscrawl.extraction import document as document_module
+from newscrawl.extraction import extract
 from newscrawl.extraction.document import COMPILED_WALK, Document, parse_tree
 
 WALKS = ["python", "compiled"] if COMPILED_WALK else ["python"]
