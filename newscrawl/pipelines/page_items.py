@@ -27,7 +27,9 @@ def build_page_record(item: PageItem) -> PageRecord:
     )
 
 
-def build_page_item(stored: StoredPage, *, template: Any, extraction_mode: str) -> PageItem:
+def build_page_item(
+    stored: StoredPage, *, template: Any, extraction_mode: str, template_includes_page: bool = False
+) -> PageItem:
     """A PageItem re-entering the chain from a stored page, its template already chosen."""
     record = stored.record
     return PageItem(
@@ -45,6 +47,7 @@ def build_page_item(stored: StoredPage, *, template: Any, extraction_mode: str) 
         status=record.http_status,
         page_id=stored.id,
         template=template,
+        template_includes_page=template_includes_page,
         extraction_mode=extraction_mode,
     )
 
