@@ -107,7 +107,9 @@ BLOCK_TAGS = frozenset(
 _WHITESPACE = re.compile(r"\s+")
 # Characters lxml will not put in element text (XML 1.0 forbids them).
 _XML_INVALID = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+# lxml refuses text that starts with an XML declaration naming an encoding, even a broken one
+# that runs into the markup after it.
+_XML_DECLARATION = re.compile(r"\s*<\?xml", re.IGNORECASE)
 # HTML5 void elements that libxml2 (an HTML 4 parser) does not know are empty: it nests
 # whatever follows one of them inside it. It closes img, input, param and the like itself.
 _VOID_TAGS = frozenset(["embed", "source", "track", "wbr", "keygen"])
@@ -116,13 +118,13 @@ _MEDIA_TAGS = frozenset(["video", "audio", "object", "canvas"])
 _SWALLOWED_TEXT_CHARS = 200
 
 
-def _build_parser() -> lxml.html.HTMLParser:
+def _build_parser(encoding: str | None = None) -> lxml.html.HTMLParser:
     """An HTML parser whose elements are all `HtmlElement`, looked up in C.
 
     lxml.html's default lookup calls back into Python for every element proxy it creates, which
     costs about a third of a full tree walk; the form-specific classes it picks are never used.
     """
-    parser = lxml.html.HTMLParser()
+    parser = lxml.html.HTMLParser(encoding=encoding)
     parser.set_element_class_lookup(
         lxml.etree.ElementDefaultClassLookup(
             element=lxml.html.HtmlElement,
@@ -136,6 +138,8 @@ def _build_parser() -> lxml.html.HTMLParser:
 
 # Configuration only, like lxml.html's own module-level parser (lxml locks it while parsing).
 _PARSER = _build_parser()
+# For text that lxml will not take as a str: its UTF-8 bytes, whatever they declare.
+_UTF8_PARSER = _build_parser("utf-8")
 
 
 @dataclass(eq=False, slots=True)
@@ -224,10 +228,13 @@ def parse_tree(html: str | bytes, *, encoding: str | None = None) -> lxml.html.H
     """
     if isinstance(html, bytes):
         html = decode_html(html, encoding)
-    # lxml refuses text that still declares an encoding; the declaration is spent anyway.
-    html = _XML_DECLARATION.sub("", html, count=1)
+    parser = _PARSER
+    source: str | bytes = html
+    if _XML_DECLARATION.match(html):
+        # The declaration is spent (the text is decoded): libxml2 reads past it as before.
+        source, parser = html.encode("utf-8", "replace"), _UTF8_PARSER
     try:
-        root = lxml.html.document_fromstring(html, parser=_PARSER)
+        root = lxml.html.document_fromstring(source, parser=parser)
     except (lxml.etree.ParserError, ValueError):
         root = lxml.html.document_fromstring("<html><body></body></html>", parser=_PARSER)
     if not isinstance(root.tag, str) or root.tag != "html":

@@ -109,3 +109,23 @@ def test_an_xml_declaration_inside_the_page_declares_nothing() -> None:
 def test_an_xml_declaration_at_the_start_declares_the_page() -> None:
     html = f'<?xml version="1.0" encoding="iso-8859-1"?><html>{BODY.replace("’", "")}</html>'
     assert "the café reopened" in decode_html(html.encode("latin-1"))
+
+
+@pytest.mark.parametrize(
+    ("declaration", "encoding"),
+    [
+        ('<?xml version="1.0" encoding="iso-8859-1"?>', "cp1252"),
+        # Unclosed, running into the next tag (a real page's): lxml refuses such text as a str.
+        (
+            '<?xml version="1.0" encoding="utf-8, keywords, more\n<meta name="x" content="y" />',
+            "utf-8",
+        ),
+    ],
+)
+def test_text_that_starts_with_an_xml_declaration_is_parsed(
+    declaration: str, encoding: str
+) -> None:
+    html = f"{declaration}<html><head><title>Café</title></head>{BODY}</html>"
+    for page in (html, html.encode(encoding)):
+        texts = [segment.text for segment in parse_document(page).segments]
+        assert any("It’s here: the café reopened" in text for text in texts), page
