@@ -46,13 +46,17 @@ def decode_html(body: bytes, http_encoding: str | None = None) -> str:
 
     `http_encoding` is the charset of the response's Content-Type header, when there was one.
     """
+    return decode_html_as(body, http_encoding)[1]
+
+
+def decode_html_as(body: bytes, http_encoding: str | None = None) -> tuple[str, str]:
+    """`decode_html`, and the name of the encoding it used."""
     if not http_encoding:
         http_encoding = _declaration_outside_fragments(body)
     content_type = f"text/html; charset={http_encoding}" if http_encoding else None
-    _, text = html_to_unicode(
+    return html_to_unicode(
         content_type, body, default_encoding=_FALLBACK_ENCODING, auto_detect_fun=sniff_encoding
     )
-    return text
 
 
 def _declaration_outside_fragments(body: bytes) -> str | None:

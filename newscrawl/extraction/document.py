@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -10,7 +11,7 @@ from typing import Any
 import lxml.etree
 import lxml.html
 
-from newscrawl.extraction.decoding import decode_html
+from newscrawl.extraction.decoding import decode_html_as
 
 try:
     # The compiled walk (built by `pip install`, see setup.py): the same Document, faster.
@@ -226,11 +227,18 @@ def parse_tree(html: str | bytes, *, encoding: str | None = None) -> lxml.html.H
     response's Content-Type header when there was one: libxml2 alone ignores a `<meta charset>`
     that follows non-ASCII text and reads an undeclared page as Latin-1.
     """
-    if isinstance(html, bytes):
-        html = decode_html(html, encoding)
     parser = _PARSER
     source: str | bytes = html
-    if _XML_DECLARATION.match(html):
+    if isinstance(html, bytes):
+        body = html
+        used, html = decode_html_as(body, encoding)
+        source = html
+        if used == "utf-8" and "\ufffd" not in html:
+            # Valid UTF-8: libxml2 reads the bytes themselves faster than the text, told
+            # their encoding so that no declaration in them can override it.
+            source = body.removeprefix(codecs.BOM_UTF8)
+            parser = _UTF8_PARSER
+    if parser is _PARSER and _XML_DECLARATION.match(html):
         # The declaration is spent (the text is decoded): libxml2 reads past it as before.
         source, parser = html.encode("utf-8", "replace"), _UTF8_PARSER
     try:
