@@ -155,8 +155,9 @@ def _heuristic_scores(features: np.ndarray) -> np.ndarray:
 def _remaining_text(document: Document, index: int) -> str:
     """A block's text without the pieces a stage removed."""
     segment = document.segments[index]
+    # Pieces join as the walk joins them (`document.joined_text`): spaces are in their text.
     return normalise_space(
-        " ".join(
+        "".join(
             document.pieces[j].text
             for j in range(segment.first_piece, segment.last_piece)
             if j not in document.removed_pieces
