@@ -14,6 +14,7 @@ from newscrawl.evaluation.errors import EvaluationError
 from newscrawl.evaluation.peers import PEER_NAMES, load_peers
 from newscrawl.evaluation.report import build_json_report, format_text_report
 from newscrawl.evaluation.runner import (
+    DEFAULT_FOLDS,
     GROUPINGS,
     MODES,
     EvaluationRunner,
@@ -61,8 +62,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="where the training sets are (big9-*, chaos, fundus-dev); default: the folder "
         "holding the first DATASET_DIR",
     )
-    parser.add_argument("--folds", type=int, default=5, metavar="K",
-                        help="site folds per evaluated dataset with --out-of-sample (default 5)")
+    parser.add_argument(
+        "--folds", type=int, default=DEFAULT_FOLDS, metavar="K",
+        help="with --out-of-sample, split each dataset's sites into K folds: each fold's model "
+        "leaves out only that fold's sites (more training pages, K times the fits). Default "
+        f"{DEFAULT_FOLDS}: one model per dataset, without any of its sites",
+    )
 
 
 def load_out_of_sample_models(training_dir: Path, folds: int) -> OutOfSampleModels | None:

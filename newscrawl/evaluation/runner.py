@@ -28,6 +28,8 @@ MODES = ("neighbours", "single")
 GROUPINGS = ("cluster", "site")
 # A page below this recall lost a good part of its article: reported as a share of pages.
 LOW_RECALL = 0.7
+# Site folds per evaluated dataset in out-of-sample runs (see `out_of_sample`).
+DEFAULT_FOLDS = 1
 _Key = TypeVar("_Key")
 
 
