@@ -35,8 +35,6 @@ DATASETS = REPO_ROOT / ".." / "shared" / "datasets"
 FLOORS_FILE = Path(__file__).with_name("quality_floors.json")
 # Bootstrap intervals on these pages are about +-0.01: a smaller drop is noise.
 MARGIN = 0.01
-# Assumes an otherwise idle machine: featurising the training sets and fitting one model per
-# dataset is most of the gate's time.
 STAGES = {
     "no_static_noise": "use_static_noise",
     "no_dynamic_noise": "use_dynamic_noise",
