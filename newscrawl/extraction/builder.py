@@ -101,7 +101,7 @@ def select_blocks_by_score(
         return []
     keywords = title_keyword_set(document, title, config) if title else frozenset()
     features = compute_block_features(document, keywords, config)
-    model = load_block_model()
+    model = load_block_model() if config.block_model is None else config.block_model
     # Blocks without a word add nothing to the text: only the others are scored.
     scored = np.flatnonzero(features[:, FEATURE_NAMES.index("log_words")] > 0)
     probabilities = np.zeros(len(features))

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from newscrawl.extraction.block_scorer import BlockModel
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,9 @@ class ExtractionConfig:
 
     # Block scorer.
     block_threshold: float = 0.5
+    # The block model to score with; None means the packaged one. Evaluation passes models that
+    # never saw the page's dataset or site. Not part of equality: it is not a threshold.
+    block_model: BlockModel | None = field(default=None, compare=False, repr=False)
     # A block whose text all repeats across the site's pages is never article text, whatever
     # the model says.
     drop_static_blocks: bool = True
