@@ -27,7 +27,8 @@ def category_from_url(url: str, segment: int = 0) -> str:
     purely numeric segments (dates such as /2026/11/22/) are skipped: either would give
     every article its own (site, category) group and starve the neighbour buffer.
     """
-    path = urlsplit(url).path
+    # A trailing slash ends the slug, it does not make it a directory (/2017/10/20/slug/).
+    path = urlsplit(url).path.rstrip("/")
     directories = [part for part in path.split("/")[:-1] if part and not part.isdigit()]
     if 0 <= segment < len(directories):
         return normalize_category(directories[segment])

@@ -40,8 +40,11 @@ class PageItem:
     # stages: with an extraction pool (NEWSCRAWL_EXTRACTION_WORKERS > 0) the stage pipelines
     # only list themselves here and the pool runs them. extraction_error: why the pool could
     # not extract the page (article stays None); storage then fails the page with it.
+    # template_includes_page: the template was learned from this page too, so static noise
+    # judges the page against the others only.
     page_id: int | None = None
     template: Any = field(default=None, repr=False)
+    template_includes_page: bool = False
     document: Any = field(default=None, repr=False)
     extraction_mode: str | None = None
     article: Any = field(default=None, repr=False)

@@ -5,14 +5,25 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from newscrawl.evaluation.dataset import read_dataset
 from newscrawl.evaluation.errors import EvaluationError
 from newscrawl.evaluation.peers import PEER_NAMES, load_peers
 from newscrawl.evaluation.report import build_json_report, format_text_report
-from newscrawl.evaluation.runner import MODES, EvaluationRunner, build_ablation_configs
+from newscrawl.evaluation.runner import (
+    DEFAULT_FOLDS,
+    GROUPINGS,
+    MODES,
+    EvaluationRunner,
+    build_ablation_configs,
+)
 from newscrawl.extraction import ExtractionConfig
+
+if TYPE_CHECKING:
+    from newscrawl.evaluation.out_of_sample import OutOfSampleModels
 
 NAME = "evaluate"
 HELP = "Measure extraction quality (bag-of-words P/R/F1) on datasets in the shared layout."
@@ -36,6 +47,56 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="skip the ablation table (faster)")
     parser.add_argument("--limit", type=int, metavar="N",
                         help="evaluate only the first N pages of each dataset")
+    parser.add_argument(
+        "--neighbours-by", choices=GROUPINGS, default="cluster",
+        help="neighbour mode's groups: the index's clusters, or every page of the same site "
+        "(dragnet's site groups)",
+    )
+    parser.add_argument(
+        "--out-of-sample", action="store_true",
+        help="extract each page with a block model trained without its dataset (Big9's eras "
+        "count as one) and without its site: the only figures that count. Needs scikit-learn",
+    )
+    parser.add_argument(
+        "--training-datasets", type=Path, metavar="DIR",
+        help="where the training sets are (big9-*, chaos, fundus-dev); default: the folder "
+        "holding the first DATASET_DIR",
+    )
+    parser.add_argument(
+        "--folds", type=int, default=DEFAULT_FOLDS, metavar="K",
+        help="with --out-of-sample, split each dataset's sites into K folds: each fold's model "
+        "leaves out only that fold's sites (more training pages, K times the fits). Default "
+        f"{DEFAULT_FOLDS}: one model per dataset, without any of its sites",
+    )
+
+
+def load_out_of_sample_models(training_dir: Path, folds: int) -> OutOfSampleModels | None:
+    """Featurise the training sets once for the run; None (after a message) when impossible."""
+    try:
+        import sklearn  # noqa: F401 - checked up front rather than after featurising
+
+        from newscrawl.evaluation.out_of_sample import OutOfSampleModels
+    except ImportError as exc:
+        print(
+            f"newscrawl evaluate: --out-of-sample needs {exc.name}: pip install 'newscrawl[dev]'",
+            file=sys.stderr,
+        )
+        return None
+    print(f"featurising the training sets under {training_dir}", file=sys.stderr)
+    models = OutOfSampleModels.from_training_sets(training_dir, ExtractionConfig(), folds)
+    if not models.samples:
+        print(f"newscrawl evaluate: no training sets under {training_dir}", file=sys.stderr)
+        return None
+    print(f"featurised in {models.featurise_seconds:.0f} s", file=sys.stderr)
+    return models
+
+
+def describe_models(models: OutOfSampleModels) -> str:
+    """The report's line on how the models were chosen."""
+    return (
+        f"out-of-sample (dataset family left out, {models.folds} site folds; "
+        f"{models.fitted_models} models fitted in {models.fit_seconds:.0f} s)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,17 +110,32 @@ def run(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         print("newscrawl evaluate: --limit must be at least 1", file=sys.stderr)
         return 2
+    if args.folds < 1:
+        print("newscrawl evaluate: --folds must be at least 1", file=sys.stderr)
+        return 2
     configs = (
         {"default": ExtractionConfig()} if args.no_ablation else build_ablation_configs()
     )
+    models: OutOfSampleModels | None = None
+    if args.out_of_sample:
+        models = load_out_of_sample_models(
+            args.training_datasets or args.datasets[0].resolve().parent, args.folds
+        )
+        if models is None:
+            return 2
     runner = EvaluationRunner(
-        mode=args.mode, configs=configs, peers=peers, limit=args.limit, outputs_dir=args.outputs
+        mode=args.mode, configs=configs, peers=peers, limit=args.limit, outputs_dir=args.outputs,
+        models=models, group_by=args.neighbours_by,
     )
+    started = time.perf_counter()
     try:
         result = runner.run(datasets)
     except EvaluationError as exc:
         print(f"newscrawl evaluate: {exc}", file=sys.stderr)
         return 2
+    if models is not None:
+        result.models = describe_models(models)
+    print(f"evaluated in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     sys.stdout.write(format_text_report(result))
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)

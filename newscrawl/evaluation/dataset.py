@@ -52,6 +52,23 @@ class Dataset:
             groups.setdefault(page.cluster, []).append(page)
         return groups
 
+    def groups_of_pages(self, by: str = "cluster") -> dict[str, list[DatasetPage]]:
+        """Each page id with its group: its cluster, or (by="site") the pages of its site.
+
+        dragnet and l3s-gn1 give the dataset's name as the site of a page without an address:
+        such a page is alone.
+        """
+        groups: dict[str, list[DatasetPage]] = {}
+        for page in self.pages:
+            if by == "cluster":
+                key = page.cluster
+            elif by == "site":
+                key = f"page:{page.id}" if page.site in {self.name, "unknown"} else page.site
+            else:
+                raise ValueError(f"cannot group pages by {by!r}")
+            groups.setdefault(key, []).append(page)
+        return {page.id: group for group in groups.values() for page in group}
+
 
 def read_dataset(path: Path | str) -> Dataset:
     """Read a dataset folder; raise DatasetError naming the file when the layout is wrong."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from newscrawl.evaluation.runner import MAIN_LABEL, EvaluationResult, summarise_times
+from newscrawl.evaluation.runner import LOW_RECALL, MAIN_LABEL, EvaluationResult, summarise_times
 
 _ABLATION_PREFIX = "ablation:"
 
@@ -24,9 +24,11 @@ def _ablation_labels(result: EvaluationResult) -> list[str]:
 def _scores_document(result: EvaluationResult, label: str) -> dict[str, Any]:
     datasets: dict[str, Any] = {}
     sites = result.by_site(label)
+    low_recall = result.low_recall_share(label)
     for name, score in result.by_dataset(label).items():
         datasets[name] = {
             **score.to_dict(),
+            "low_recall_share": round(low_recall[name], 4),
             "sites": {site: s.to_dict() for (ds, site), s in sites.items() if ds == name},
         }
     return {
@@ -50,6 +52,8 @@ def build_json_report(result: EvaluationResult) -> dict[str, Any]:
         for r in result.results.get(MAIN_LABEL, [])
     ]
     document["mode"] = result.mode
+    document["models"] = result.models
+    document["low_recall_threshold"] = LOW_RECALL
     document["config_version"] = result.config_version
     document["template_learning_ms"] = _learning_times(result)
     document["lxml_parse_ms"] = summarise_times(result.parse_milliseconds)
@@ -110,15 +114,27 @@ def format_text_report(result: EvaluationResult) -> str:
     )
     versions = ", ".join(f"{peer} {result.peer_versions.get(peer, '')}".strip() for peer in peers)
     parts = [
-        f"mode: {result.mode}   config: {result.config_version}"
+        f"mode: {result.mode}   config: {result.config_version}   models: {result.models}"
         + (f"   peers: {versions}" if peers else ""),
         _table(header, rows),
+        "",
+        _format_low_recall(result, [MAIN_LABEL, *peers]),
         "",
         _format_timing(result, [MAIN_LABEL, *peers]),
     ]
     if _ablation_labels(result):
         parts += ["", _format_ablation(result)]
     return "\n".join(parts) + "\n"
+
+
+def _format_low_recall(result: EvaluationResult, labels: list[str]) -> str:
+    datasets = list(result.by_dataset(MAIN_LABEL))
+    shares = {label: result.low_recall_share(label) for label in labels}
+    rows = [
+        [dataset, "", *(f"{shares[label][dataset]:.3f}" for label in labels)]
+        for dataset in datasets
+    ]
+    return _table([f"pages with R < {LOW_RECALL}", "", *labels], rows)
 
 
 def _format_timing(result: EvaluationResult, labels: list[str]) -> str:

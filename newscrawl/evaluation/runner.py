@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 import lxml.etree
 import lxml.html
@@ -19,11 +19,17 @@ from newscrawl.evaluation.dataset import Dataset, DatasetPage
 from newscrawl.evaluation.metric import Score, average_scores, score_bag_of_words
 from newscrawl.evaluation.peers import PeerExtractor
 from newscrawl.extraction import ExtractionConfig, SiteTemplate, extract, learn_static_noise
+from newscrawl.extraction.block_scorer import BlockModel
 
 logger = logging.getLogger(__name__)
 
 MAIN_LABEL = "newscrawl"
 MODES = ("neighbours", "single")
+GROUPINGS = ("cluster", "site")
+# A page below this recall lost a good part of its article: reported as a share of pages.
+LOW_RECALL = 0.7
+# Site folds per evaluated dataset in out-of-sample runs (see `out_of_sample`).
+DEFAULT_FOLDS = 1
 _Key = TypeVar("_Key")
 
 
@@ -37,6 +43,14 @@ def build_ablation_configs(base: ExtractionConfig | None = None) -> dict[str, Ex
         "no_title_relevance": replace(default, use_title_relevance=False),
         "paper": ExtractionConfig.paper(),
     }
+
+
+class ModelChooser(Protocol):
+    """Chooses the block model of each page of a dataset (see `out_of_sample`)."""
+
+    def models_for(self, dataset: Dataset) -> dict[str, BlockModel]:
+        """Each page id with the model to extract it with."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -61,6 +75,8 @@ class EvaluationResult:
     # lxml parsing each page alone: the yardstick for the "<= 4x lxml" speed target.
     parse_milliseconds: list[float] = field(default_factory=list)
     peer_versions: dict[str, str] = field(default_factory=dict)
+    # How the block models were chosen: "packaged", or a description of the out-of-sample folds.
+    models: str = "packaged"
 
     def labels(self) -> list[str]:
         """Extractor labels in the order they were run."""
@@ -77,6 +93,13 @@ class EvaluationResult:
     def by_site(self, label: str = MAIN_LABEL) -> dict[tuple[str, str], Score]:
         """Macro average per (dataset, site)."""
         return _group_scores(self.results.get(label, []), lambda page: (page.dataset, page.site))
+
+    def low_recall_share(self, label: str = MAIN_LABEL) -> dict[str, float]:
+        """Per dataset, the share of pages whose recall is below LOW_RECALL."""
+        groups: dict[str, list[bool]] = {}
+        for result in self.results.get(label, []):
+            groups.setdefault(result.page.dataset, []).append(result.score.recall < LOW_RECALL)
+        return {name: sum(flags) / len(flags) for name, flags in groups.items()}
 
     def timing(self, label: str = MAIN_LABEL) -> dict[str, float]:
         """Median and 95th percentile of the per-page extraction time, in milliseconds."""
@@ -126,9 +149,16 @@ class EvaluationRunner:
         limit: int | None = None,
         outputs_dir: Path | None = None,
         progress: bool | None = None,
+        models: ModelChooser | None = None,
+        group_by: str = "cluster",
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        if group_by not in GROUPINGS:
+            raise ValueError(f"group_by must be one of {', '.join(GROUPINGS)}, not {group_by!r}")
+        # None: every page uses the packaged model.
+        self.models = models
+        self.group_by = group_by
         self.mode = mode
         # The first configuration is the one reported as "newscrawl"; the rest are ablations.
         self.configs = configs or {"default": ExtractionConfig()}
@@ -168,7 +198,8 @@ class EvaluationRunner:
         result: EvaluationResult,
         advance: Callable[[int], object],
     ) -> None:
-        clusters = dataset.clusters()
+        groups = dataset.groups_of_pages(self.group_by)
+        models = self.models.models_for(dataset) if self.models is not None else {}
         html_cache: dict[str, bytes] = {}
 
         def read_html(page: DatasetPage) -> bytes:
@@ -184,10 +215,12 @@ class EvaluationRunner:
             gold = page.read_gold()
             neighbours: list[bytes] = []
             if self.mode == "neighbours":
-                neighbours = [read_html(p) for p in clusters[page.cluster] if p.id != page.id]
+                neighbours = [read_html(p) for p in groups[page.id] if p.id != page.id]
             templates: dict[ExtractionConfig, SiteTemplate | None] = {}
             for label, config in labelled.items():
                 template = self._template_for(config, neighbours, templates, result)
+                if page.id in models:
+                    config = replace(config, block_model=models[page.id])
                 page_result = self._extract_page(page, html, gold, config, template)
                 result.results[label].append(page_result)
                 if label == MAIN_LABEL:

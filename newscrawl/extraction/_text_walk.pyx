@@ -233,6 +233,25 @@ cdef class Segment:
         )
 
 
+cdef inline bint _has_text(xmlNode* c_node) noexcept nogil:
+    """Whether the text run from `c_node` on has a character: blank when `text_run_state` is 0."""
+    while c_node is not NULL:
+        if c_node.type == tree.XML_TEXT_NODE or c_node.type == tree.XML_CDATA_SECTION_NODE:
+            if c_node.content is not NULL and c_node.content[0] != 0:
+                return True
+        elif c_node.type != tree.XML_XINCLUDE_START and c_node.type != tree.XML_XINCLUDE_END:
+            break
+        c_node = c_node.next
+    return False
+
+
+cdef inline void _keep_gap(TextPiece piece):
+    """`document._keep_gap`: end the piece with a space for the blank text skipped after it."""
+    cdef str text = piece.text
+    if not Py_UNICODE_ISSPACE(text[PyUnicode_GET_LENGTH(text) - 1]):
+        piece.text = text + " "
+
+
 cdef inline TextPiece _new_piece(str text, element, bint in_link, Py_ssize_t segment):
     """`TextPiece(text, element, in_link, segment)`, without the Python call."""
     cdef TextPiece piece = TextPiece.__new__(TextPiece)
@@ -284,6 +303,8 @@ def index_text(document, skipped_tags, block_tags):
     cdef int kind
     cdef int state
     cdef bint descend
+    # Blank text between the open segment's last piece and the next: see `_index_text`.
+    cdef bint gap = False
     cdef list pieces = []
     cdef list segments = []
     cdef dict index_of = {}  # text-bearing element -> walk index, for `PieceRanges`
@@ -323,6 +344,7 @@ def index_text(document, skipped_tags, block_tags):
                         segments.append(current)
                         segment_count += 1
                         current = None
+                        gap = False
                     _push(&block_stack, parent)
                 state = text_run_state(c_node.children)
                 if state:
@@ -332,10 +354,17 @@ def index_text(document, skipped_tags, block_tags):
                             current = _open_segment(
                                 &block_stack, node_elements, segment_count, piece_count
                             )
+                        elif gap:
+                            _keep_gap(<TextPiece>pieces[piece_count - 1])
+                        gap = False
                         pieces.append(
                             _new_piece(text, element, link_stack.size > 0, current.index)
                         )
                         piece_count += 1
+                    elif current is not None:
+                        gap = True
+                elif current is not None and _has_text(c_node.children):
+                    gap = True
             c_child = first_walked_child(c_node) if descend else NULL
             while c_child is NULL:
                 # End event for c_node.
@@ -346,6 +375,7 @@ def index_text(document, skipped_tags, block_tags):
                         segments.append(current)
                         segment_count += 1
                         current = None
+                        gap = False
                     if block_stack.size == 0:
                         raise IndexError("pop from empty list")
                     block_stack.size -= 1
@@ -370,12 +400,19 @@ def index_text(document, skipped_tags, block_tags):
                             current = _open_segment(
                                 &block_stack, node_elements, segment_count, piece_count
                             )
+                        elif gap:
+                            _keep_gap(<TextPiece>pieces[piece_count - 1])
+                        gap = False
                         pieces.append(
                             _new_piece(
                                 text, node_elements[parent], link_stack.size > 0, current.index
                             )
                         )
                         piece_count += 1
+                    elif current is not None:
+                        gap = True
+                elif current is not None and _has_text(c_node.next):
+                    gap = True
                 c_child = next_walked_sibling(c_node)
                 if c_child is NULL:
                     c_node = c_node.parent
@@ -408,7 +445,7 @@ def index_text(document, skipped_tags, block_tags):
 
 
 def joined_text(list texts, Py_ssize_t first, Py_ssize_t last):
-    """`" ".join(" ".join(texts[first:last]).split())`: a segment's text from its pieces.
+    """`document.joined_text`: `" ".join("".join(texts[first:last]).split())`.
 
     A range that slicing would clamp (past the end, or first after last) is refused instead.
     """
@@ -420,8 +457,8 @@ def joined_text(list texts, Py_ssize_t first, Py_ssize_t last):
 cdef str _joined_text(list texts, Py_ssize_t first, Py_ssize_t last):
     """`joined_text`, written once into a buffer instead of a string per word.
 
-    Whitespace is what `str.split()` splits on (`Py_UNICODE_ISSPACE`); pieces are joined by a
-    space, so a piece boundary is whitespace too.
+    Whitespace is what `str.split()` splits on (`Py_UNICODE_ISSPACE`); pieces are joined as
+    they are, so only whitespace in them separates words.
     """
     cdef Py_ssize_t capacity = 0
     cdef Py_ssize_t index
@@ -441,8 +478,7 @@ cdef str _joined_text(list texts, Py_ssize_t first, Py_ssize_t last):
         text = texts[index]
         if not isinstance(text, str):
             raise TypeError(f"piece texts must be str, not {type(text).__name__}")
-        # Every piece but the first may bring one joining space.
-        capacity += PyUnicode_GET_LENGTH(text) + 1
+        capacity += PyUnicode_GET_LENGTH(text)
         ascii = ascii and PyUnicode_IS_ASCII(text)
     try:
         if ascii:
@@ -464,7 +500,6 @@ cdef str _joined_text(list texts, Py_ssize_t first, Py_ssize_t last):
                         pending = False
                     narrow[size] = narrow_in[position]
                     size += 1
-                pending = size > 0
             return PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, narrow, size)
         # Written as UCS-4; the new string takes the narrowest storage its characters allow.
         wide = <Py_UCS4*>malloc((capacity + 1) * sizeof(Py_UCS4))
@@ -486,7 +521,6 @@ cdef str _joined_text(list texts, Py_ssize_t first, Py_ssize_t last):
                     pending = False
                 wide[size] = ch
                 size += 1
-            pending = size > 0
         return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, wide, size)
     finally:
         free(narrow)

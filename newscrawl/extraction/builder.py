@@ -9,12 +9,16 @@ import lxml.html
 import numpy as np
 
 from newscrawl.extraction.article import Article
+from newscrawl.extraction.article_body import complete_from_structured_body
 from newscrawl.extraction.block_features import FEATURE_NAMES, compute_block_features
 from newscrawl.extraction.block_scorer import load_block_model
 from newscrawl.extraction.clean_html import render_clean_html
+from newscrawl.extraction.comment_threads import drop_comment_threads
 from newscrawl.extraction.config import ExtractionConfig
+from newscrawl.extraction.container_fill import fill_article_containers
 from newscrawl.extraction.document import Document, normalise_space
 from newscrawl.extraction.metadata import extract_metadata
+from newscrawl.extraction.prompt_noise import find_noise_segments
 from newscrawl.extraction.relevance import page_title, title_keyword_set
 
 # lxml refuses these in element text; the page may still contain them.
@@ -38,8 +42,23 @@ def build_article(document: Document, *, title: str | None, config: ExtractionCo
         [i for i, p in zip(kept, paragraphs, strict=True) if p],
         [p for p in paragraphs if p],
     )
-    elements = _html_elements(
-        document, kept, paragraphs_by_index=dict(zip(kept, paragraphs, strict=True))
+    noise = find_noise_segments(document, kept) if config.drop_prompt_noise else set()
+    if noise:
+        kept, paragraphs = (
+            [i for i in kept if i not in noise],
+            [p for i, p in zip(kept, paragraphs, strict=True) if i not in noise],
+        )
+    from_body = False
+    if config.use_structured_body:
+        kept, paragraphs, from_body = complete_from_structured_body(
+            document, kept, paragraphs, article_body=metadata.article_body, excluded=noise
+        )
+    elements: list[lxml.html.HtmlElement | str] = (
+        list(paragraphs)
+        if from_body
+        else _html_elements(
+            document, kept, paragraphs_by_index=dict(zip(kept, paragraphs, strict=True))
+        )
     )
     return Article(
         title=headline,
@@ -82,7 +101,7 @@ def select_blocks_by_score(
         return []
     keywords = title_keyword_set(document, title, config) if title else frozenset()
     features = compute_block_features(document, keywords, config)
-    model = load_block_model()
+    model = load_block_model() if config.block_model is None else config.block_model
     # Blocks without a word add nothing to the text: only the others are scored.
     scored = np.flatnonzero(features[:, FEATURE_NAMES.index("log_words")] > 0)
     probabilities = np.zeros(len(features))
@@ -92,6 +111,23 @@ def select_blocks_by_score(
     if config.drop_static_blocks:
         keep &= features[:, FEATURE_NAMES.index("static_fraction")] < config.static_block_fraction
     kept: list[int] = np.flatnonzero(keep).tolist()
+    if config.fill_containers:
+        kept = fill_article_containers(
+            document,
+            features,
+            probabilities,
+            kept,
+            min_paragraph_words=config.fill_paragraph_words,
+            min_twin_words=config.fill_twin_words,
+            min_probability=config.fill_min_probability,
+            min_mean=config.fill_min_mean,
+            max_link_fraction=config.fill_link_fraction,
+            max_gap=config.fill_max_gap,
+        )
+    if config.drop_comment_threads:
+        kept = drop_comment_threads(
+            document, features, kept, min_other_words=config.comment_other_words
+        )
     if config.drop_duplicate_blocks:
         seen: set[str] = set()
         unique = []
@@ -119,8 +155,9 @@ def _heuristic_scores(features: np.ndarray) -> np.ndarray:
 def _remaining_text(document: Document, index: int) -> str:
     """A block's text without the pieces a stage removed."""
     segment = document.segments[index]
+    # Pieces join as the walk joins them (`document.joined_text`): spaces are in their text.
     return normalise_space(
-        " ".join(
+        "".join(
             document.pieces[j].text
             for j in range(segment.first_piece, segment.last_piece)
             if j not in document.removed_pieces

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from newscrawl.extraction.block_scorer import BlockModel
 
 
 @dataclass(frozen=True)
@@ -41,12 +45,34 @@ class ExtractionConfig:
 
     # Block scorer.
     block_threshold: float = 0.5
+    # The block model to score with; None means the packaged one. Evaluation passes models that
+    # never saw the page's dataset or site. Not part of equality: it is not a threshold.
+    block_model: BlockModel | None = field(default=None, compare=False, repr=False)
     # A block whose text all repeats across the site's pages is never article text, whatever
     # the model says.
     drop_static_blocks: bool = True
     static_block_fraction: float = 0.999  # share of a block's text that makes it static
     # A headline or paragraph repeated verbatim (print/screen copies, slide titles) is kept once.
     drop_duplicate_blocks: bool = True
+    # Container-level decision (`container_fill`): the scorer's kept paragraphs show how this
+    # page marks up its body; their twins and the blocks between them are kept too.
+    fill_containers: bool = True
+    fill_paragraph_words: int = 8  # a kept block with this many words is a body paragraph
+    fill_twin_words: int = 4  # a twin of the body's shape needs this many words
+    fill_min_probability: float = 0.1  # a doubted twin this likely bounds the container
+    fill_min_mean: float = 0.1  # words-weighted mean probability that makes a shape article
+    fill_link_fraction: float = 0.3  # blocks with more link text are never added
+    fill_max_gap: int = 40  # blocks between two paragraphs that a gap may span
+    # Readers' comments (`comment_threads`): blocks under an element marked as a comment thread
+    # go when the page keeps at least this many words elsewhere.
+    drop_comment_threads: bool = True
+    comment_other_words: int = 30
+    # When the page's scripts hold the article body (JSON-LD `articleBody`, app page state) and
+    # the kept blocks show far less of it, complete them from it (see `article_body`).
+    use_structured_body: bool = True
+    # Drop kept blocks in recognised page furniture: dialogs, consent and subscription prompts,
+    # comments, related links, tag lists, profile boxes, copyright lines (see `prompt_noise`).
+    drop_prompt_noise: bool = True
 
     # Metadata. When no structured source, date line or URL gives the publish date, ask
     # htmldate's page-wide heuristics: more dates on old pages, but slower than the rest of the
@@ -78,4 +104,6 @@ class ExtractionConfig:
             paragraph_possibility=100.0,
             cap_key_number=False,
             longest_title_segment=False,
+            use_structured_body=False,
+            drop_prompt_noise=False,
         )

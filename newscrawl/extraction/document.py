@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -9,6 +10,8 @@ from typing import Any
 
 import lxml.etree
 import lxml.html
+
+from newscrawl.extraction.decoding import decode_html_as
 
 try:
     # The compiled walk (built by `pip install`, see setup.py): the same Document, faster.
@@ -105,11 +108,9 @@ BLOCK_TAGS = frozenset(
 _WHITESPACE = re.compile(r"\s+")
 # Characters lxml will not put in element text (XML 1.0 forbids them).
 _XML_INVALID = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-# Matched against the lower-cased start of the page: an IGNORECASE search of 32 KiB costs more
-# than lower-casing it, and fast literal search needs a case-sensitive pattern.
-_CHARSET_DECLARATION = re.compile(rb"<meta[^>]+charset|<\?xml[^>]+encoding")
-_DECLARATION_WINDOW = 32768
-_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+# lxml refuses text that starts with an XML declaration naming an encoding, even a broken one
+# that runs into the markup after it.
+_XML_DECLARATION = re.compile(r"\s*<\?xml", re.IGNORECASE)
 # HTML5 void elements that libxml2 (an HTML 4 parser) does not know are empty: it nests
 # whatever follows one of them inside it. It closes img, input, param and the like itself.
 _VOID_TAGS = frozenset(["embed", "source", "track", "wbr", "keygen"])
@@ -118,13 +119,13 @@ _MEDIA_TAGS = frozenset(["video", "audio", "object", "canvas"])
 _SWALLOWED_TEXT_CHARS = 200
 
 
-def _build_parser() -> lxml.html.HTMLParser:
+def _build_parser(encoding: str | None = None) -> lxml.html.HTMLParser:
     """An HTML parser whose elements are all `HtmlElement`, looked up in C.
 
     lxml.html's default lookup calls back into Python for every element proxy it creates, which
     costs about a third of a full tree walk; the form-specific classes it picks are never used.
     """
-    parser = lxml.html.HTMLParser()
+    parser = lxml.html.HTMLParser(encoding=encoding)
     parser.set_element_class_lookup(
         lxml.etree.ElementDefaultClassLookup(
             element=lxml.html.HtmlElement,
@@ -138,11 +139,16 @@ def _build_parser() -> lxml.html.HTMLParser:
 
 # Configuration only, like lxml.html's own module-level parser (lxml locks it while parsing).
 _PARSER = _build_parser()
+# For text that lxml will not take as a str: its UTF-8 bytes, whatever they declare.
+_UTF8_PARSER = _build_parser("utf-8")
 
 
 @dataclass(eq=False, slots=True)
 class TextPiece:
-    """One run of visible text: an element's `.text` or one of its children's `.tail`."""
+    """One run of visible text: an element's `.text` or one of its children's `.tail`.
+
+    Followed by blank text within its block, it ends with a space (see `joined_text`).
+    """
 
     text: str
     element: lxml.html.HtmlElement  # the element whose own (direct) text this is
@@ -214,27 +220,29 @@ def normalise_space(text: str) -> str:
     return _WHITESPACE.sub(" ", text).strip()
 
 
-def _decode_undeclared_utf8(html: bytes) -> str | bytes:
-    """Decode UTF-8 pages that declare no charset: libxml2 would read them as Latin-1."""
-    if html.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
-        return html
-    head = html[:_DECLARATION_WINDOW].lower()
-    if (b"charset" in head or b"encoding" in head) and _CHARSET_DECLARATION.search(head):
-        return html
-    try:
-        return html.decode("utf-8")
-    except UnicodeDecodeError:
-        return html
+def parse_tree(html: str | bytes, *, encoding: str | None = None) -> lxml.html.HtmlElement:
+    """Parse HTML into an `<html>` root; never raises.
 
-
-def parse_tree(html: str | bytes) -> lxml.html.HtmlElement:
-    """Parse HTML (any declared encoding when bytes) into an `<html>` root; never raises."""
+    Bytes are decoded as a browser would (`decode_html`), `encoding` being the charset of the
+    response's Content-Type header when there was one: libxml2 alone ignores a `<meta charset>`
+    that follows non-ASCII text and reads an undeclared page as Latin-1.
+    """
+    parser = _PARSER
+    source: str | bytes = html
     if isinstance(html, bytes):
-        html = _decode_undeclared_utf8(html)
-    if isinstance(html, str):
-        html = _XML_DECLARATION.sub("", html, count=1)
+        body = html
+        used, html = decode_html_as(body, encoding)
+        source = html
+        if used == "utf-8" and "\ufffd" not in html:
+            # Valid UTF-8: libxml2 reads the bytes themselves faster than the text, told
+            # their encoding so that no declaration in them can override it.
+            source = body.removeprefix(codecs.BOM_UTF8)
+            parser = _UTF8_PARSER
+    if parser is _PARSER and _XML_DECLARATION.match(html):
+        # The declaration is spent (the text is decoded): libxml2 reads past it as before.
+        source, parser = html.encode("utf-8", "replace"), _UTF8_PARSER
     try:
-        root = lxml.html.document_fromstring(html, parser=_PARSER)
+        root = lxml.html.document_fromstring(source, parser=parser)
     except (lxml.etree.ParserError, ValueError):
         root = lxml.html.document_fromstring("<html><body></body></html>", parser=_PARSER)
     if not isinstance(root.tag, str) or root.tag != "html":
@@ -315,9 +323,13 @@ def _hoist_children(element: lxml.html.HtmlElement) -> None:
         element.tail = (element.tail or "") + tail or None
 
 
-def parse_document(html: str | bytes, *, url: str | None = None) -> Document:
-    """Parse a page and index its visible text into pieces and blocks."""
-    document = Document(tree=parse_tree(html), url=url, pieces=[], segments=[], piece_range={})
+def parse_document(
+    html: str | bytes, *, url: str | None = None, encoding: str | None = None
+) -> Document:
+    """Parse a page and index its visible text into pieces and blocks (`encoding`: parse_tree)."""
+    document = Document(
+        tree=parse_tree(html, encoding=encoding), url=url, pieces=[], segments=[], piece_range={}
+    )
     if _compiled_walk is None or not _compiled_walk.index_text(document, SKIPPED_TAGS, BLOCK_TAGS):
         _index_text(document)
     return document
@@ -356,6 +368,9 @@ def _index_text(document: Document) -> None:
     # Open `<a href>` elements; a link's end event compares against the top.
     link_stack: list[lxml.html.HtmlElement] = []
     current: Segment | None = None
+    # Whether blank text (skipped: it makes no piece) lies between the open segment's last
+    # piece and the next one: the source's only space there.
+    gap = False
     walker = lxml.etree.iterwalk(document.tree, events=("start", "end"))
     for event, element in walker:
         if event == "start":
@@ -378,14 +393,20 @@ def _index_text(document: Document) -> None:
                     current.last_piece = piece_count
                     add_segment(current)
                     current = None
+                    gap = False
                 block_stack.append((element, parent))
             text = element.text
             if text and not text.isspace():
                 if current is None:
                     block, block_node = block_stack[-1]
                     current = Segment(len(segments), block, piece_count, 0, block_node)
+                elif gap:
+                    _keep_gap(pieces[-1])
+                gap = False
                 add_piece(TextPiece(text, element, bool(link_stack), current.index))
                 piece_count += 1
+            elif text and current is not None:
+                gap = True
             continue
         tag = element.tag
         if tag in block_tags:
@@ -393,6 +414,7 @@ def _index_text(document: Document) -> None:
                 current.last_piece = piece_count
                 add_segment(current)
                 current = None
+                gap = False
             block_stack.pop()
         elif link_stack and link_stack[-1] is element:
             link_stack.pop()
@@ -409,17 +431,35 @@ def _index_text(document: Document) -> None:
             if current is None:
                 block, block_node = block_stack[-1]
                 current = Segment(len(segments), block, piece_count, 0, block_node)
+            elif gap:
+                _keep_gap(pieces[-1])
+            gap = False
             add_piece(TextPiece(text, node_elements[parent], bool(link_stack), current.index))
             piece_count += 1
+        elif text and current is not None:
+            gap = True
     if current is not None:
         current.last_piece = piece_count
         add_segment(current)
     texts = [piece.text for piece in pieces]
     for segment in segments:
-        # str.split() and the `\s+` pattern agree on what whitespace is; split is faster.
-        first = segment.first_piece
-        last = segment.last_piece
-        if last - first == 1:
-            segment.text = " ".join(texts[first].split())
-        else:
-            segment.text = " ".join(" ".join(texts[first:last]).split())
+        segment.text = joined_text(texts, segment.first_piece, segment.last_piece)
+
+
+def joined_text(texts: list[str], first: int, last: int) -> str:
+    """A block's text from its pieces `texts[first:last]`, whitespace runs collapsed.
+
+    Pieces join as the markup does: a space only where the source has whitespace (inside a
+    piece, or blank text between two, which the walk leaves at the end of the first), so
+    `(<a>AMZN</a>)` stays `(AMZN)` and inline elements never split CJK words.
+    """
+    # str.split() and the `\s+` pattern agree on what whitespace is; split is faster.
+    if last - first == 1:
+        return " ".join(texts[first].split())
+    return " ".join("".join(texts[first:last]).split())
+
+
+def _keep_gap(piece: TextPiece) -> None:
+    """End a piece with a space, standing for the blank text the walk skipped after it."""
+    if not piece.text[-1].isspace():
+        piece.text += " "

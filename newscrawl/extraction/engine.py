@@ -22,10 +22,14 @@ def extract(
     title: str | None = None,
     template: SiteTemplate | None = None,
     config: ExtractionConfig | None = None,
+    encoding: str | None = None,
 ) -> Article:
-    """Extract the article of one page, using the site template when one is given."""
+    """Extract the article of one page, using the site template when one is given.
+
+    Bytes are decoded as a browser would; `encoding` is the HTTP Content-Type charset, if any.
+    """
     config = config or _DEFAULT_CONFIG
-    document = parse_document(html, url=url)
+    document = parse_document(html, url=url, encoding=encoding)
     if template is not None and config.use_static_noise:
         remove_static_noise(document, template, config)
     if config.use_dynamic_noise:

@@ -249,6 +249,8 @@ class PageMetadata:
     image_url: str | None = None
     image_caption: str | None = None
     site_name: str | None = None
+    # The longest JSON-LD `articleBody`, as the page gives it (markup and entities included).
+    article_body: str | None = None
 
 
 def extract_metadata(
@@ -290,7 +292,20 @@ def extract_metadata(
         image_url=image_url,
         image_caption=image_caption,
         site_name=site_name,
+        article_body=find_article_body(articles),
     )
+
+
+def find_article_body(articles: list[dict[str, Any]]) -> str | None:
+    """The longest `articleBody` of the JSON-LD articles; a list of paragraphs is joined."""
+    best = None
+    for article in articles:
+        value = article.get("articleBody")
+        if isinstance(value, list):
+            value = "\n".join(part for part in value if isinstance(part, str))
+        if isinstance(value, str) and value.strip() and (best is None or len(value) > len(best)):
+            best = value
+    return best
 
 
 def scan_elements(root: HtmlElement) -> MarkedElements | None:

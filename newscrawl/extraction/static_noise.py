@@ -68,22 +68,34 @@ def _page_keys(page: str | bytes | Document, config: ExtractionConfig) -> list[i
 
 
 def remove_static_noise(
-    document: Document, template: SiteTemplate, config: ExtractionConfig
+    document: Document,
+    template: SiteTemplate,
+    config: ExtractionConfig,
+    *,
+    learned_from_page: bool = False,
 ) -> None:
-    """Record each node's support and drop the own text of nodes that are static noise."""
-    document.static_page_count = template.page_count
-    if template.page_count < config.static_min_pages:
+    """Record each node's support and drop the own text of nodes that are static noise.
+
+    `learned_from_page`: the template counted this very page. Its own keys are discounted
+    first, so the page is judged against its neighbours only (exactly the template learned
+    without it): otherwise its article text would be "repeated" on a page of a small group.
+    """
+    page_count = template.page_count - 1 if learned_from_page else template.page_count
+    document.static_page_count = page_count
+    if page_count < config.static_min_pages:
         return
     # Only a template that can remove something makes this a neighbour-mode extraction.
     document.static_applied = True
     threshold = config.static_support - _EPSILON
     counts = template.counts
-    page_count = template.page_count
     static_support = document.static_support
     removed = document.removed_pieces
     elements, keys, owners = _keyed_nodes(document, config)
-    find_supports = node_supports if _compiled_supports is None else _compiled_supports
-    supports = find_supports(keys, counts, page_count)
+    if learned_from_page:
+        supports = supports_without_page(keys, counts, page_count)
+    else:
+        find_supports = node_supports if _compiled_supports is None else _compiled_supports
+        supports = find_supports(keys, counts, page_count)
     static_support.update(zip(elements, supports, strict=True))
     if config.static_remove_subtree:
         piece_range = document.piece_range
@@ -103,6 +115,18 @@ def node_supports(keys: list[int], counts: dict[int, int], page_count: int) -> l
     """
     get = counts.get
     return [get(key, 0) / page_count for key in keys] if page_count else [0.0] * len(keys)
+
+
+def supports_without_page(keys: list[int], counts: dict[int, int], page_count: int) -> list[float]:
+    """Each key's support among the template's other pages (`page_count` of them).
+
+    The template counted each distinct key of this page once: one count less is the count
+    of the template learned without it.
+    """
+    if page_count <= 0:
+        return [0.0] * len(keys)
+    get = counts.get
+    return [max(get(key, 0) - 1, 0) / page_count for key in keys]
 
 
 def owned_pieces(owners: list[int], supports: list[float], threshold: float) -> list[int]:

@@ -109,6 +109,7 @@ class ArticleExtractionPipeline:
             template=template,
             stages=tuple(item.stages),
             config=self.config,
+            template_includes_page=item.template_includes_page,
         )
 
     def _count_stages(self, item: PageItem, outcome: ExtractionOutcome) -> None:

@@ -45,6 +45,8 @@ class ExtractionJob:
     template: SiteTemplate | None
     stages: tuple[str, ...]
     config: ExtractionConfig
+    # The template was learned from this page too (see `remove_static_noise`).
+    template_includes_page: bool = False
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,9 @@ class ExtractionOutcome:
 
 def _run_static_noise(document: Document, job: ExtractionJob) -> None:
     if job.template is not None:
-        remove_static_noise(document, job.template, job.config)
+        remove_static_noise(
+            document, job.template, job.config, learned_from_page=job.template_includes_page
+        )
 
 
 def _run_dynamic_noise(document: Document, job: ExtractionJob) -> None:

@@ -278,6 +278,10 @@ class NeighbourBufferPipeline:
             raise PageBuffered(f"{item.url} is being extracted by another worker")
         self._claimed.add(admission.page_id)
         item.template = template
+        # The page that filled its group is one the template was learned from.
+        item.template_includes_page = admission.page_id in await self._learned_from(
+            stored, admission.page_id
+        )
         item.extraction_mode = "neighbours"
         self._count("pages_with_template")
         return item
@@ -327,7 +331,9 @@ class NeighbourBufferPipeline:
                 self._count("groups_flushed_partial")
             elif template is None:
                 self._count("groups_flushed_single")
-            await self._flush_group(group.group_key, template=template, mode=mode)
+            await self._flush_group(
+                group.group_key, template=template, mode=mode, stored=stored
+            )
 
     async def _flush_group(
         self,
@@ -335,8 +341,12 @@ class NeighbourBufferPipeline:
         *,
         template: SiteTemplate | None = None,
         mode: str = "neighbours",
+        stored: TemplateRecord | None = None,
     ) -> None:
-        """Re-inject the group's pending pages in batches, each page once per flush."""
+        """Re-inject the group's pending pages in batches, each page once per flush.
+
+        `stored` is the record of `template`; without a template the group's own is looked up.
+        """
         pages = self._require_pages()
         self._flushing.add(group_key)
         try:
@@ -344,6 +354,10 @@ class NeighbourBufferPipeline:
                 stored = await run_in_thread_with_retry(pages.get_template, group_key)
                 template = self._decode_template(stored) if stored is not None else None
                 mode = "neighbours" if template is not None else "single"
+            # The pages the template was learned from are judged against the others only.
+            learned_from = (
+                await self._learned_from(stored) if template is not None else set()
+            )
             # Keyset paging: each page once per flush, at a constant cost per batch.
             last_id: int | None = None
             while True:
@@ -367,7 +381,10 @@ class NeighbourBufferPipeline:
                 batch = [page for page in batch if page.id in claimed]
                 try:
                     accepted = await asyncio.gather(
-                        *(self._reinject(page, template, mode) for page in batch)
+                        *(
+                            self._reinject(page, template, mode, page.id in learned_from)
+                            for page in batch
+                        )
                     )
                 finally:
                     self._start_release([page.id for page in batch])
@@ -377,16 +394,35 @@ class NeighbourBufferPipeline:
         finally:
             self._flushing.discard(group_key)
 
-    async def _reinject(self, page: StoredPage, template: SiteTemplate | None, mode: str) -> bool:
+    async def _reinject(
+        self,
+        page: StoredPage,
+        template: SiteTemplate | None,
+        mode: str,
+        template_includes_page: bool = False,
+    ) -> bool:
         self._in_flight.add(page.id)
         try:
-            item = build_page_item(page, template=template, extraction_mode=mode)
+            item = build_page_item(
+                page,
+                template=template,
+                extraction_mode=mode,
+                template_includes_page=template_includes_page,
+            )
             accepted = await self.reinjector.reinject(item)
         finally:
             self._in_flight.discard(page.id)
         if accepted:
             self._count(f"pages_reinjected_{mode}")
         return accepted
+
+    async def _learned_from(
+        self, stored: TemplateRecord | None, page_id: int | None = None
+    ) -> set[int]:
+        """Ids of the pages `stored` was learned from; only asked when `page_id` may be one."""
+        if stored is None or (page_id is not None and page_id > stored.last_page_id):
+            return set()
+        return await run_in_thread_with_retry(self._require_pages().list_template_pages, stored)
 
     async def _learn_template(
         self, group_key: str, *, replaces: datetime | None, min_pages: int | None = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from newscrawl.extraction.decoding import decode_html
 from newscrawl.items import PageItem
 from newscrawl.storage.records import PageRecord, StoredPage
 
@@ -26,7 +27,9 @@ def build_page_record(item: PageItem) -> PageRecord:
     )
 
 
-def build_page_item(stored: StoredPage, *, template: Any, extraction_mode: str) -> PageItem:
+def build_page_item(
+    stored: StoredPage, *, template: Any, extraction_mode: str, template_includes_page: bool = False
+) -> PageItem:
     """A PageItem re-entering the chain from a stored page, its template already chosen."""
     record = stored.record
     return PageItem(
@@ -44,15 +47,11 @@ def build_page_item(stored: StoredPage, *, template: Any, extraction_mode: str) 
         status=record.http_status,
         page_id=stored.id,
         template=template,
+        template_includes_page=template_includes_page,
         extraction_mode=extraction_mode,
     )
 
 
-def decode_body(body: bytes, encoding: str | None) -> str | bytes:
-    """The body as text when the response's encoding is known, else the bytes for lxml to sniff."""
-    if not encoding:
-        return body
-    try:
-        return body.decode(encoding, errors="replace")
-    except LookupError:
-        return body
+def decode_body(body: bytes, encoding: str | None) -> str:
+    """The body as text: a BOM first, then the response's encoding, else what the page declares."""
+    return decode_html(body, encoding)

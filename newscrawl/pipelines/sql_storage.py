@@ -19,6 +19,7 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError
 
 from newscrawl.extraction import Article, ExtractionConfig, build_article
+from newscrawl.extraction.word_tokens import count_text_words
 from newscrawl.items import PageItem
 from newscrawl.pipelines.document_stage import ensure_document
 from newscrawl.pipelines.errors import PageExtractionFailed, PageKeptPending
@@ -137,7 +138,7 @@ class SqlStoragePipeline:
         self.stats.inc_value(build_stats_key(COMPONENT, "articles_stored"))
         self.stats.inc_value(build_stats_key(COMPONENT, f"articles_{article.method}"))
         self.quality.count_article(
-            item.site, method=article.method, word_count=len(article.text.split())
+            item.site, method=article.method, word_count=count_text_words(article.text)
         )
         item.article = article
         # The tree is the biggest thing on the item; nothing after storage needs it.

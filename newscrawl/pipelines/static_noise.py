@@ -25,4 +25,6 @@ class StaticNoisePipeline(ExtractionStagePipeline):
 
     def apply_stage(self, document: Document, item: PageItem) -> None:
         assert isinstance(item.template, SiteTemplate)
-        remove_static_noise(document, item.template, self.config)
+        remove_static_noise(
+            document, item.template, self.config, learned_from_page=item.template_includes_page
+        )

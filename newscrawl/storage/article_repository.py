@@ -12,6 +12,7 @@ from sqlalchemy import Engine, bindparam, func, select, text, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
+from newscrawl.extraction.word_tokens import count_text_words
 from newscrawl.storage.article_identity import (
     choose_canonical,
     load_identities,
@@ -59,7 +60,7 @@ def write_article(
     values: dict[str, Any] = {field.name: getattr(article, field.name) for field in fields(article)}
     values["feed"] = article.feed
     values["content_hash"] = compute_content_hash(article.text)
-    values["word_count"] = len(article.text.split())
+    values["word_count"] = count_text_words(article.text)
     close_page = page_id is not None
     if page_id is None and page is not None:
         page_id = upsert_page(session, page, status="extracted")

@@ -300,6 +300,17 @@ class PageRepository:
             )
             return record
 
+    def list_template_pages(self, template: TemplateRecord) -> set[int]:
+        """Ids of the pages a template was learned from (as `learn_template` picked them)."""
+        statement = (
+            select(PAGES.c.id)
+            .where(PAGES.c.group_key == template.group_key, PAGES.c.id <= template.last_page_id)
+            .order_by(PAGES.c.id.desc())
+            .limit(template.page_count)
+        )
+        with self.engine.connect() as connection:
+            return set(connection.scalars(statement))
+
     def list_pending_groups(self) -> list[PendingGroup]:
         """Every group that has pages waiting for extraction."""
         statement = (

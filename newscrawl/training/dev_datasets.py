@@ -8,6 +8,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_DATASETS_DIR = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets"
+# The only sets whose licences allow training the shipped model (../shared/datasets/README.md):
+# dragnet (AGPL-3.0), l3s-gn1 (research use only) and cleanportaleval (no licence) evaluate only.
+TRAINING_DATASETS = ("big9-2005", "big9-2009", "big9-2013", "chaos", "fundus-dev")
+
+
+def dataset_family(name: str) -> str:
+    """Sets that share sites are left out together: Big9's three eras are one family."""
+    return "big9" if name.startswith("big9-") else name
 
 
 @dataclass(frozen=True)

@@ -128,3 +128,20 @@ def test_extract_reads_the_declared_encoding(
 def test_extract_reports_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["extract", str(tmp_path / "missing.html")]) == 2
     assert "missing.html" in capsys.readouterr().err
+
+
+def test_extract_reads_text_before_a_late_charset_declaration(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # libxml2 alone reads what precedes the <meta charset> as Latin-1: "Itâ€™s here".
+    page = tmp_path / "page.html"
+    body = "".join(f"<p>{paragraph}</p>" for paragraph in FILLER["de"])
+    html = (
+        '<html><head><title>It’s here</title><meta charset="utf-8"></head>'
+        f"<body><h1>It’s here</h1><div>{body}</div></body></html>"
+    )
+    page.write_bytes(html.encode("utf-8"))
+    assert main(["extract", str(page), "--format", "json"]) == 0
+    article = json.loads(capsys.readouterr().out)
+    assert article["title"] == "It’s here"
+    assert article["text"].split("\n\n")[1:] == FILLER["de"]

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pytest
 
 from newscrawl.extraction import extract
-from newscrawl.extraction.word_tokens import split_words
+from newscrawl.extraction.word_tokens import count_text_words, split_words
 
 
 @dataclass(frozen=True)
@@ -162,3 +162,18 @@ def test_split_words_counts_unspaced_scripts_as_character_pairs() -> None:
 )
 def test_split_words_matches_plain_word_runs_without_unspaced_scripts(text: str) -> None:
     assert split_words(text) == re.findall(r"\w+", text)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("Hello world, it is me.", 5),
+        ("Ça va très bien, merci.", 5),
+        ("서울 날씨 좋다", 3),  # Hangul is spaced
+        ("東京では桜が咲いています。", 6),  # 12 characters, about two per word
+        ("ภาษาไทยไม่มีช่องว่าง", 10),
+        ("Tokyo 東京 2026", 3),
+    ],
+)
+def test_article_word_counts_count_unspaced_scripts(text: str, words: int) -> None:
+    assert count_text_words(text) == words

@@ -114,7 +114,7 @@ def test_namespaced_and_nested_blocks_group_alike() -> None:
     html = (
         "<html><body><div><h1>river bridge council</h1>"
         "<div><p>river bridge one</p><p>river council two</p></div>"
-        "<div><span>river alone</span><x:p>namespaced river bridge</x:p></div>"
+        "<div><span>river alone</span> <x:p>namespaced river bridge</x:p></div>"
         "<ul><li><a href=/a>river link</a></li><li><a href=/b>bridge link</a></li></ul>"
         "</div><p>bridge at the top</p></body></html>"
     )

@@ -64,6 +64,12 @@ TRICKY_PAGES = [
     "plain text only",
     "",
     "<table><tr><td>cell <a href=/c>link</a> tail</td><td></td></tr></table>tail",
+    # Inline elements joined as the markup joins them; blank runs (ASCII, NBSP, CDATA, empty
+    # elements' tails) between them, and at a block's edges.
+    "<p>According to <a href=/w>The Wall Street Journal</a>, on <b>Monday</b>. Amazon"
+    " (<a>AMZN</a>) rose.</p><p><b>a</b> <i>b</i>\u00a0<i>c</i><![CDATA[ ]]><i>d</i><br>e</p>",
+    "<p>東京<a href=/t>では</a>桜<b>が</b><span></span>咲いています<img src=x> <b>。</b></p>"
+    "<div><span>x</span> <p>y</p> <span>z</span> </div>",
 ]
 
 
@@ -270,7 +276,8 @@ def test_joined_text_joins_and_splits_as_python_does(texts: list[str], data: st.
     first = data.draw(st.integers(0, len(texts)))
     last = data.draw(st.integers(first, len(texts)))
     joined = joined_text(texts, first, last)
-    expected = " ".join(" ".join(texts[first:last]).split())
+    expected = document_module.joined_text(texts, first, last)
+    assert expected == " ".join("".join(texts[first:last]).split())
     # CPython's `==` is False between equal text in two storage widths: this also checks that
     # the result takes the narrowest one, as every other str does.
     assert type(joined) is str and joined == expected
@@ -279,9 +286,12 @@ def test_joined_text_joins_and_splits_as_python_does(texts: list[str], data: st.
 @pytest.mark.parametrize(
     ("texts", "expected"),
     [
-        (["a", "b"], "a b"),  # a piece boundary is a space
+        (["a", "b"], "ab"),  # a piece boundary is no space: the markup has none
+        (["(", "AMZN", ")"], "(AMZN)"),
+        (["a ", "b"], "a b"),
         ([" a\u00a0\u2028", "\u3000", "b\x1f "], "a b"),
         (["\u00e9t\u00e9", " x"], "\u00e9t\u00e9 x"),
+        (["\u6771\u4eac", "\u3067\u306f"], "\u6771\u4eac\u3067\u306f"),
         (["\u4e2d\u3000", "\U0001f600"], "\u4e2d \U0001f600"),
         (["  ", "\t"], ""),
     ],
@@ -290,6 +300,7 @@ def test_joined_text_examples(texts: list[str], expected: str) -> None:
     from newscrawl.extraction._text_walk import joined_text
 
     assert joined_text(texts, 0, len(texts)) == expected
+    assert document_module.joined_text(texts, 0, len(texts)) == expected
 
 
 def test_joined_text_refuses_what_is_not_text_and_ranges_a_slice_would_clamp() -> None:
@@ -299,6 +310,7 @@ def test_joined_text_refuses_what_is_not_text_and_ranges_a_slice_would_clamp() -
         pass
 
     assert joined_text([Text(" a "), Text("b")], 0, 2) == "a b"
+    assert joined_text([Text(" a"), Text("b")], 0, 2) == "ab"
     with pytest.raises(TypeError):
         joined_text(["a", None], 0, 2)  # type: ignore[list-item]
     with pytest.raises(TypeError):

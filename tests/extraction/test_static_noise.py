@@ -115,3 +115,39 @@ def test_an_empty_template_removes_nothing_and_never_divides_by_zero() -> None:
     assert document.static_applied
     assert not document.removed_pieces
     assert set(document.static_support.values()) == {0.0}
+
+
+def test_a_template_learned_from_the_page_judges_it_against_the_others_only() -> None:
+    # An end-of-crawl partial template of a small group holds the page itself: its own story
+    # would count as repeated on a third of the pages (a block model feature).
+    page = _page("The river rose overnight.", menu_id=1)
+    others = [_page("The council met on Monday.", 2), _page("A bridge was opened.", 3)]
+    for config in (DEFAULT, PAPER):
+        template = learn_static_noise([page, *others], config)
+        judged = parse_document(page)
+        remove_static_noise(judged, template, config, learned_from_page=True)
+        reference = parse_document(page)
+        remove_static_noise(reference, learn_static_noise(others, config), config)
+        # Exactly the template learned without the page.
+        assert judged.removed_pieces == reference.removed_pieces
+        assert list(judged.static_support.values()) == list(reference.static_support.values())
+        assert judged.static_page_count == 2
+        assert "The river rose overnight." in _remaining(judged)
+        assert "Copyright" not in _remaining(judged)
+        counted = parse_document(page)
+        remove_static_noise(counted, template, config)
+        story = "The river rose overnight."
+        assert [v for e, v in counted.static_support.items() if e.text == story] == [1 / 3]
+        assert [v for e, v in judged.static_support.items() if e.text == story] == [0.0]
+
+
+def test_a_one_page_template_learned_from_the_page_gives_no_static_signal() -> None:
+    page = _page("The river rose overnight.")
+    template = learn_static_noise([page], PAPER)
+    counted = parse_document(page)
+    remove_static_noise(counted, template, PAPER)
+    assert "The river rose overnight." not in _remaining(counted)  # the whole page is "static"
+    document = parse_document(page)
+    remove_static_noise(document, template, PAPER, learned_from_page=True)
+    assert not document.static_applied
+    assert document.removed_pieces == set()

@@ -188,6 +188,33 @@ def test_idle_flush_extracts_groups_that_never_filled(database_url: str) -> None
     assert chain.stat("newscrawl/neighbour_buffer/groups_flushed_single") == 1
 
 
+def test_a_partial_template_never_counts_the_page_it_is_applied_to(database_url: str) -> None:
+    # Page 1 teases page 0's lede in its sidebar: counted with page 0 itself, the lede would be
+    # on every page of the two-page group, and static noise would cut it from page 0.
+    seen: dict[str, Any] = {}
+    lede = build_story(0)[0]
+    teaser = build_page_item(SITE, "sport", 1)
+    teaser.body = teaser.body.replace(b"<h3>Related</h3>", f"<p>{lede}</p>".encode())
+
+    async def scenario(chain: PipelineChain) -> None:
+        await chain.process(build_page_item(SITE, "sport", 0))
+        await chain.process(teaser)
+        with pytest.raises(DontCloseSpider):
+            chain.buffer.on_spider_idle()
+        await chain.wait_for_flushes()
+        seen["articles"] = {a.url: a for a in read_rows(chain, Article)}
+
+    chain = run_chain(database_url, scenario)
+    first = seen["articles"][f"http://{SITE}/sport/story-0.html"]
+    assert {item.url: item.template_includes_page for item in chain.stored} == {
+        f"http://{SITE}/sport/story-0.html": True,
+        f"http://{SITE}/sport/story-1.html": True,
+    }
+    assert all(paragraph in first.text for paragraph in build_story(0))
+    second = seen["articles"][f"http://{SITE}/sport/story-1.html"]
+    assert all(paragraph in second.text for paragraph in build_story(1))
+
+
 def test_a_finished_flush_asks_the_engine_for_an_idle_check_at_once(database_url: str) -> None:
     # Re-injected items end without a response: without this request, Scrapy notices the idle
     # spider only at its next 5 s heartbeat, both to start the final flush and to close.

@@ -29,6 +29,11 @@ def test_site_is_the_host_without_www(url: str, site: str) -> None:
         ("https://x.example/story.html", 0, DEFAULT_CATEGORY),
         ("https://x.example/sport/match.html", 3, DEFAULT_CATEGORY),
         ("https://x.example/", 0, DEFAULT_CATEGORY),
+        # A slug written as a directory is still the slug, never the category.
+        ("http://nypost.com/2017/10/20/tourist-killed-in-famous-church/", 0, DEFAULT_CATEGORY),
+        ("https://x.example/world/2017/10/20/tourist-killed/", 0, "world"),
+        ("https://x.example/world/europe/tourist-killed//", 1, "europe"),
+        ("https://x.example/world/europe/tourist-killed//", 2, DEFAULT_CATEGORY),
     ],
 )
 def test_category_is_a_directory_of_the_path(url: str, segment: int, category: str) -> None:

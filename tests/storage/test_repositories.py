@@ -133,6 +133,20 @@ def test_admission_leaves_out_the_blob_of_a_template_the_caller_holds(engine: En
     assert other.pages_since_template == 2
 
 
+def test_template_pages_are_the_pages_it_was_learned_from(engine: Engine) -> None:
+    repository = PageRepository(engine)
+    ids = [repository.admit_page(make_page(number), count_limit=100).page_id for number in range(4)]
+    learned = repository.learn_template(
+        "news.test|world", fixed_template, max_pages=3, min_pages=2, replaces=None
+    )
+    assert learned is not None
+    later = repository.admit_page(make_page(5), count_limit=100).page_id
+    repository.admit_page(make_page(6, category="sport"), count_limit=100)
+    # The newest three of the group when it was learned: not the oldest, not one added since.
+    assert repository.list_template_pages(learned) == set(ids[1:])
+    assert later not in repository.list_template_pages(learned)
+
+
 def test_learn_template_needs_min_pages(engine: Engine) -> None:
     repository = PageRepository(engine)
     repository.admit_page(make_page(1), count_limit=100)
@@ -175,6 +189,16 @@ def test_saved_article_is_updated_not_duplicated(engine: Engine) -> None:
     assert stored.authors == ["Ann Writer"]
     assert stored.extracted_at == FETCHED + timedelta(minutes=1)
     assert pages.count_pending_pages() == {}
+
+
+def test_word_count_counts_unspaced_scripts(engine: Engine) -> None:
+    pages = PageRepository(engine)
+    articles = ArticleRepository(engine)
+    page_id = pages.admit_page(make_page(1), count_limit=100).page_id
+    text = "東京では桜が咲いています。明日も晴れるでしょう。"
+    articles.save_article(make_article(make_page(1).url, title="桜", text=text), page_id=page_id)
+    (stored,) = articles.load_articles([make_page(1).url])
+    assert stored.word_count > len(text.split()) == 1
 
 
 def test_article_without_buffered_page_stores_its_page(engine: Engine) -> None:

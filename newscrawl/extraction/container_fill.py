@@ -1,0 +1,218 @@
+"""Container-level decision: keep the rest of an article container the block scorer cut short.
+
+The block scorer judges each block on its own, and on unseen layouts it keeps the lede and a few
+paragraphs and drops the rest of the same body: paragraphs far from the title's keywords, the
+slides of a listicle, the sections after a subheading. The blocks it does keep show what the
+article's paragraphs look like in this page's markup. Two structural rules carry that over:
+
+- twins: a block with the same tag under a parent of the same tag and class as at least two kept
+  paragraphs, inside the smallest element that holds those paragraphs, is a paragraph of the
+  same body;
+- gaps: between two kept paragraphs of one container, the subheadings, list items and paragraphs
+  in between are the body's continuation.
+
+Either rule adds only text-like blocks: few links, not repeated across the site's pages, not
+dynamic noise, and not inside an element that a class, id or tag marks as boilerplate below the
+container.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+from newscrawl.extraction.block_features import FEATURE_NAMES, ancestor_flags
+from newscrawl.extraction.block_hints import BOILERPLATE_TAG, NEGATIVE_HINT
+from newscrawl.extraction.document import Document
+
+_COLUMN = {name: k for k, name in enumerate(FEATURE_NAMES)}
+_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_LIST_TAGS = frozenset({"li", "dd", "dt"})
+# Containers too wide to stand for one article.
+_PAGE_TAGS = frozenset({"html", "body"})
+_MARKED = NEGATIVE_HINT | BOILERPLATE_TAG
+# Pictures' captions and credits sit between paragraphs but are not the body's text.
+_FIGURE_TAGS = frozenset({"figure", "figcaption", "picture"})
+
+
+def fill_article_containers(
+    document: Document,
+    features: np.ndarray,
+    probabilities: np.ndarray,
+    kept: list[int],
+    *,
+    min_paragraph_words: int,
+    min_twin_words: int,
+    min_probability: float,
+    min_mean: float,
+    max_link_fraction: float,
+    max_gap: int,
+) -> list[int]:
+    """`kept` (ascending block indices) with the twins and gap blocks of its paragraphs added."""
+    words = np.rint(np.expm1(features[:, _COLUMN["log_words"]])).astype(np.int64)
+    links = features[:, _COLUMN["link_fraction"]]
+    clean = (
+        (words > 0)
+        & (links <= max_link_fraction)
+        & (features[:, _COLUMN["static_fraction"]] < 0.5)
+        & (features[:, _COLUMN["dynamic_fraction"]] < 0.5)
+    )
+    is_title = features[:, _COLUMN["is_title"]] > 0
+    ends_sentence = features[:, _COLUMN["ends_sentence"]] > 0
+    kept_set = set(kept)
+    paragraphs = [
+        i for i in kept if words[i] >= min_paragraph_words and clean[i] and not is_title[i]
+    ]
+    # Too little kept text says nothing about how the page marks up its body.
+    if sum(words[i] for i in kept if clean[i] and not is_title[i]) < 2 * min_paragraph_words:
+        return kept
+    segments = document.segments
+    parents = document.node_parents
+    elements = document.node_elements
+    starts = document.node_starts
+    ends = document.node_ends
+    # A block's own marks are in its feature row already; containers, which are few, are
+    # looked up when met.
+    marked_blocks = (features[:, _COLUMN["negative_hint"]] > 0) * NEGATIVE_HINT + (
+        features[:, _COLUMN["boilerplate_ancestor"]] > 0
+    ) * BOILERPLATE_TAG
+    flags_cache: dict[int, int] = {}
+
+    def flags_of(node: int) -> int:
+        if node not in flags_cache:
+            flags_cache[node] = ancestor_flags(document, [node])[0]
+        return flags_cache[node]
+
+    # Subtrees hold disjoint or nested runs of pieces, and a parent is walked before its
+    # children: an element with text is inside another when its run is, and it comes later.
+    def lowest_common(nodes: list[int]) -> int:
+        low = min(starts[node] for node in nodes)
+        high = max(ends[node] for node in nodes)
+        common = nodes[0]
+        while common >= 0 and not (starts[common] <= low and ends[common] >= high):
+            common = parents[common]
+        return common
+
+    def inside(node: int, container: int) -> bool:
+        return container <= node and starts[container] <= starts[node] < ends[container]
+
+    def unmarked_below(i: int, container: int) -> bool:
+        # A mark the container has itself (a "story-sidebar" page wrapper) says nothing here.
+        if int(marked_blocks[i]) & ~flags_of(container):
+            return False
+        node = segments[i].node
+        while node >= 0 and node != container:
+            if elements[node].tag in _FIGURE_TAGS:
+                return False
+            node = parents[node]
+        return True
+
+    def depth_below(node: int, container: int) -> int:
+        depth = 0
+        while node >= 0 and node != container:
+            node = parents[node]
+            depth += 1
+        return depth
+
+    worded = np.flatnonzero(words > 0)
+
+    def beside_links(i: int) -> bool:
+        # Teasers (linked headlines, each with its blurb) share the body's markup on old
+        # table pages; a body paragraph may follow one "read more" link, not sit between two.
+        k = int(np.searchsorted(worded, i))
+        return all(
+            0 <= j < len(worded) and worded[j] not in kept_set and links[worded[j]] >= 0.6
+            for j in (k - 1, k + 1)
+        )
+
+    added: set[int] = set()
+    # The article is the paragraphs' dominant shape, (tag, parent tag, parent class): the shape
+    # with the most expected article words, counting the blocks the scorer doubted at their
+    # probability. A shape kept less (comments the scorer let through, a teaser list) is not
+    # widened.
+    candidates = clean & (words >= min_twin_words) & ~is_title
+    shapes: dict[tuple[str, str, str], list[int]] = defaultdict(list)
+    for i in np.flatnonzero(candidates).tolist():
+        shapes[_shape(elements, parents, segments[i].node)].append(i)
+    evidence = {
+        shape: float(sum(probabilities[i] * words[i] for i in members))
+        for shape, members in shapes.items()
+        if any(i in kept_set for i in members)
+    }
+    if not evidence:
+        return kept
+    page = next((n for n, element in enumerate(elements) if element.tag == "body"), -1)
+    page_flags = flags_of(page) if page >= 0 else 0
+    for shape in sorted(evidence, key=evidence.__getitem__, reverse=True):
+        members = shapes[shape]
+        # Its container: the smallest element holding its likely members (the kept ones, and
+        # the ones the scorer gave some chance), so a far-off twin cannot widen it to the page.
+        likely = [i for i in members if i in kept_set or probabilities[i] >= min_probability]
+        container = lowest_common([segments[i].node for i in likely])
+        if container < 0 or elements[container].tag in _PAGE_TAGS:
+            continue
+        # A container marked as boilerplate (a comment thread) is never the article, however
+        # much text it holds; marks on the whole page say nothing.
+        if flags_of(container) & _MARKED & ~page_flags:
+            continue
+        inner = [i for i in members if inside(segments[i].node, container)]
+        weight = sum(words[i] for i in inner)
+        # "Most of the container is article": the doubted twins ride on the group's score.
+        if weight and sum(probabilities[i] * words[i] for i in inner) / weight >= min_mean:
+            break
+    else:
+        return kept
+    first, last = document.node_starts[container], document.node_ends[container]
+    pieces = document.pieces
+    # Twins: blocks of the dominant shape inside its container.
+    for i in range(pieces[first].segment, pieces[last - 1].segment + 1):
+        if i in kept_set or not clean[i] or is_title[i]:
+            continue
+        node = segments[i].node
+        if (
+            _shape(elements, parents, node) == shape
+            and not beside_links(i)
+            and inside(node, container)
+            and unmarked_below(i, container)
+        ):
+            added.add(i)
+    # Gaps: the blocks between two consecutive paragraphs of the container.
+    body = sorted(
+        i
+        for i in set(paragraphs) | added
+        if words[i] >= min_paragraph_words and inside(segments[i].node, container)
+    )
+    for a, b in zip(body, body[1:], strict=False):
+        if b - a < 2 or b - a > max_gap:
+            continue
+        common = lowest_common([segments[a].node, segments[b].node])
+        # Widgets between paragraphs (ads, sign-up forms, galleries) nest deeper than the body.
+        depth = max(depth_below(segments[a].node, common), depth_below(segments[b].node, common))
+        for i in range(a + 1, b):
+            if i in kept_set or not clean[i] or is_title[i]:
+                continue
+            node = segments[i].node
+            tag = elements[node].tag
+            # Other short lines between paragraphs are datelines and labels, not the body.
+            if (
+                tag not in _HEADING_TAGS
+                and tag not in _LIST_TAGS
+                and words[i] < min_paragraph_words
+                and not ends_sentence[i]
+            ):
+                continue
+            if depth_below(node, common) <= depth + 1 and unmarked_below(i, common):
+                added.add(i)
+    if not added:
+        return kept
+    return sorted(kept_set | added)
+
+
+def _shape(elements: list, parents: list[int], node: int) -> tuple[str, str, str]:
+    """A block's tag, its parent's tag and its parent's class: how the page marks it up."""
+    parent = parents[node]
+    if parent < 0:
+        return (str(elements[node].tag), "", "")
+    element = elements[parent]
+    return (str(elements[node].tag), str(element.tag), element.get("class") or "")

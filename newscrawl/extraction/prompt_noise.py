@@ -1,0 +1,251 @@
+"""Page furniture the block scorer may keep: dialogs, prompts, comments, related links, profiles.
+
+Consent and cookie dialogs, subscribe / sign-in / newsletter / paywall prompts, user comments,
+related links and tag lists, author profile boxes and copyright lines are long enough, and
+often prose enough, to pass for article text. They are recognised by structure, which works in
+every language: the dialog role, and class or id names (`cookie-banner`, `paywall`,
+`commentlist`, `relatedArticles`, `author-bio`). Copyright lines are recognised by the `©` sign
+or a phrase of the catalogue below. A second article appended below the target (infinite
+scroll) is a second `<article>` with its own `<h1>`.
+
+A recognised container is dropped only while article text is left outside every one of them:
+a page whose whole article sits in a container so named (a blog post's `tag-news` class) keeps
+it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from lxml.html import HtmlElement
+
+from newscrawl.extraction.document import Document
+
+# Name parts (class and id names split at '-', '_' and case changes) that name a noise
+# container, by class. Two parts also count joined ("sign-in" is "signin").
+NOISE_WORDS: dict[str, frozenset[str]] = {
+    "consent": frozenset(
+        {"consent", "cookie", "cookies", "gdpr", "cmp", "onetrust", "didomi", "cookiebot",
+         "usercentrics", "cookielaw", "truste", "privacybanner", "spmessage"}
+    ),
+    "prompt": frozenset(
+        {"paywall", "regwall", "subscribe", "subscription", "subscriptions", "newsletter",
+         "newsletters", "signup", "signin", "login", "register", "registration", "piano",
+         "meter", "upsell", "membership"}
+    ),
+    "comments": frozenset(
+        {"comment", "comments", "commentlist", "disqus", "trackback",
+         "trackbacks", "pingback", "pingbacks", "respond", "replies", "usercomments"}
+    ),
+    "related": frozenset(
+        {"related", "relatedarticles", "relatedposts", "recommended", "recommendations",
+         "outbrain", "taboola", "readmore", "morestories", "moreonthis"}
+    ),
+    "tags": frozenset({"tags", "taglist", "tagcloud", "keywords", "topics", "tagging"}),
+    "profile": frozenset(
+        {"authorbio", "authorbox", "authorinfo", "authorcard", "authorprofile", "aboutauthor",
+         "bio", "biography", "bylinebox"}
+    ),
+    "copyright": frozenset({"copyright", "copyrights"}),
+}  # fmt: skip
+# Parts that may follow a noise word in a name and still make it the container's role
+# ("comment-list", "cookie-banner"). Any other part after it makes the name a label of
+# something else: WordPress marks a post `tag-politics`, a body `comments-open`.
+CONTAINER_PARTS = frozenset(
+    {"list", "box", "section", "container", "wrapper", "wrap", "area", "block", "module",
+     "widget", "links", "holder", "panel", "bar", "banner", "overlay", "modal", "popup",
+     "dialog", "form", "items", "item", "inner", "outer", "body", "content", "contents",
+     "region", "zone", "frame", "feed", "thread", "threads", "articles", "stories", "posts",
+     "news", "layer", "notice", "teaser", "teasers", "card", "cards", "prompt", "cta", "v2",
+     "root", "main", "slot", "unit", "element", "component", "group", "text", "entry"}
+)  # fmt: skip
+# The copyright lines of the languages the pages are written in; the `©` sign works in all.
+COPYRIGHT_PHRASES = (
+    "all rights reserved", "alle rechte vorbehalten", "tous droits réservés",
+    "todos los derechos reservados", "tutti i diritti riservati", "todos os direitos reservados",
+    "alle rettigheter reservert", "alle rechten voorbehouden", "wszelkie prawa zastrzeżone",
+    "все права защищены", "جميع الحقوق محفوظة", "版权所有", "版權所有", "無断転載",
+    "著作権", "무단 전재", "tüm hakları saklıdır", "alla rättigheter förbehållna",
+    "alle rettigheder forbeholdes",
+)  # fmt: skip
+# ("copyright" alone is not one: articles about copyright say it.)
+_COPYRIGHT = re.compile("|".join(re.escape(p) for p in COPYRIGHT_PHRASES) + "|©|\\(c\\) ?\\d{4}")
+# A copyright line is short: a longer block that names one is an article about copyright.
+_COPYRIGHT_MAX_CHARS = 200
+# Classes that may hold more text than the article: the others are small, and containers of
+# such a class holding more than the rest of the article are the article ("post-paywall", or
+# every paragraph marked "paywall": the gated text).
+OUTWEIGHING = frozenset({"dialog", "consent", "comments"})
+_DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
+# Article text of at least this many characters must stay outside every recognised container.
+MIN_CLEAN_CHARS = 250
+# A second `<article>` with its own `<h1>` is another story when it holds this much kept text.
+_SECOND_ARTICLE_CHARS = 500
+# Vendors' names mark their widgets whatever follows them ("onetrust-consent-sdk"). Not a
+# paywall's: what follows may be the gated article ("piano-inline-content-wrapper").
+VENDOR_WORDS = frozenset(
+    {"onetrust", "didomi", "cookiebot", "usercentrics", "truste", "spmessage", "outbrain",
+     "taboola", "disqus"}
+)  # fmt: skip
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_PARTS = re.compile(r"[^a-z0-9]+")
+_DIGITS = re.compile(r"[0-9]+")
+_WORD_TO_CLASS: dict[str, str] = {
+    word: name for name, words in NOISE_WORDS.items() for word in words
+}
+# Every noise word as a substring of a name without separators: a name with none is no mark.
+_ANY_WORD = re.compile("|".join(sorted(_WORD_TO_CLASS, key=len, reverse=True)))
+_SEPARATORS = re.compile(r"[^a-z]+")
+
+
+def name_noise_class(name: str) -> str | None:
+    """The noise class a class or id name gives its element, or None."""
+    if _ANY_WORD.search(_SEPARATORS.sub("", name.lower())) is None:
+        return None  # most names: one search in C instead of splitting them
+    # Numbers are versions and ids: "cmp2", "sp_message_container_1234".
+    parts = [p for p in _DIGITS.sub("", _PARTS.sub("-", _CAMEL.sub("-", name).lower())).split("-")]
+    parts = [part for part in parts if part]
+    for start in range(len(parts)):
+        for width in (1, 2, 3):
+            end = start + width
+            if end > len(parts):
+                break
+            word = "".join(parts[start:end])
+            found = _WORD_TO_CLASS.get(word)
+            if found is not None and (
+                word in VENDOR_WORDS or all(part in CONTAINER_PARTS for part in parts[end:])
+            ):
+                return found
+    return None
+
+
+def element_noise_class(element: HtmlElement, memo: dict[str, str | None]) -> str | None:
+    """The noise class of an element by its tag, role, aria-modal, class and id, or None."""
+    if element.tag == "dialog" or element.get("aria-modal") == "true":
+        return "dialog"
+    role = element.get("role")
+    if role and role.strip().lower() in _DIALOG_ROLES:
+        return "dialog"
+    for marker in (element.get("class"), element.get("id")):
+        if not marker:
+            continue
+        found = memo.get(marker, "")
+        if found == "":
+            found = memo[marker] = next(
+                (c for c in map(name_noise_class, marker.split()) if c is not None), None
+            )
+        if found is not None:
+            return found
+    return None
+
+
+def is_copyright_line(text: str) -> bool:
+    """Whether a block reads as a copyright notice."""
+    return len(text) <= _COPYRIGHT_MAX_CHARS and _COPYRIGHT.search(text.lower()) is not None
+
+
+def find_noise_segments(document: Document, kept: Iterable[int]) -> set[int]:
+    """The segments of the page that lie in recognised noise, judged from the kept blocks.
+
+    Every segment under a dropped container is returned, kept or not, so that no later step
+    brings it back.
+    """
+    kept = list(kept)
+    if not kept:
+        return set()
+    segments = document.segments
+    parents = document.node_parents
+    elements = document.node_elements
+    memo: dict[str, str | None] = {}
+    # Per walked node: the outermost noise container at or above it (-1: none), memoised.
+    outer: dict[int, int] = {}
+
+    def outermost(node: int) -> int:
+        chain = []
+        while node >= 0 and node not in outer:
+            chain.append(node)
+            node = parents[node]
+        found = outer.get(node, -1) if node >= 0 else -1
+        for step in reversed(chain):
+            if found < 0 and element_noise_class(elements[step], memo) is not None:
+                found = step
+            outer[step] = found
+        return found
+
+    title_nodes = {segments[i].node for i in document.title_segments[:1]}
+    containers: dict[int, int] = {}  # container node -> kept chars inside
+    clean = 0
+    for index in kept:
+        segment = segments[index]
+        container = outermost(segment.node)
+        if container < 0:
+            clean += len(segment.text)
+        else:
+            containers[container] = containers.get(container, 0) + len(segment.text)
+    noise: set[int] = set()
+    if containers and clean >= MIN_CLEAN_CHARS:
+        # A container that holds the headline is the article's, whatever it is called.
+        # Kept text per class: a site that marks each gated paragraph `paywall` has many small
+        # containers that together outweigh the rest.
+        kinds = {node: element_noise_class(elements[node], memo) for node in containers}
+        per_kind: dict[str | None, int] = {}
+        for node, chars in containers.items():
+            per_kind[kinds[node]] = per_kind.get(kinds[node], 0) + chars
+        dropped = {
+            node
+            for node in containers
+            if not any(_inside(t, node, parents) for t in title_nodes)
+            and (kinds[node] in OUTWEIGHING or per_kind[kinds[node]] < clean)
+        }
+        pieces = document.pieces
+        for node in dropped:
+            # Every segment with text in the container's subtree, kept or not.
+            start, end = document.node_starts[node], document.node_ends[node]
+            if start < end:
+                noise.update(range(pieces[start].segment, pieces[end - 1].segment + 1))
+    noise.update(i for i in kept if is_copyright_line(segments[i].text))
+    noise.update(_second_article_segments(document, [i for i in kept if i not in noise]))
+    return noise
+
+
+def _inside(node: int, ancestor: int, parents: list[int]) -> bool:
+    """Whether walked node `node` is `ancestor` or lies below it."""
+    while node >= 0:
+        if node == ancestor:
+            return True
+        node = parents[node]
+    return False
+
+
+def _second_article_segments(document: Document, kept: list[int]) -> set[int]:
+    """Kept segments in stories appended after the page's own: other `<article>`s with `<h1>`."""
+    segments = document.segments
+    parents = document.node_parents
+    elements = document.node_elements
+    # The outermost `<article>` above each kept segment, and the kept text in each.
+    articles: dict[int, int] = {}
+    owner: dict[int, int] = {}
+    for index in kept:
+        node = segments[index].node
+        found = -1
+        while node >= 0:
+            if elements[node].tag == "article":
+                found = node
+            node = parents[node]
+        if found >= 0:
+            owner[index] = found
+            articles[found] = articles.get(found, 0) + len(segments[index].text)
+    stories = [
+        node
+        for node, chars in articles.items()
+        if chars >= _SECOND_ARTICLE_CHARS and elements[node].find(".//h1") is not None
+    ]
+    if len(stories) < 2:
+        return set()
+    title_nodes = [segments[i].node for i in document.title_segments[:1]]
+    own = next(
+        (n for n in stories if any(_inside(t, n, parents) for t in title_nodes)), min(stories)
+    )
+    others = set(stories) - {own}
+    return {index for index, node in owner.items() if node in others}

@@ -1,0 +1,173 @@
+"""Container-level decision and comment threads, on handwritten pages with chosen scores."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from newscrawl.extraction import ExtractionConfig, extract
+from newscrawl.extraction.block_features import compute_block_features
+from newscrawl.extraction.comment_threads import drop_comment_threads
+from newscrawl.extraction.container_fill import fill_article_containers
+from newscrawl.extraction.document import Document, parse_document
+
+CONFIG = ExtractionConfig()
+
+
+def _sentence(topic: str) -> str:
+    return f"The council said on Monday that the {topic} plan would go ahead as agreed last year."
+
+
+BODY = [_sentence(f"topic{k}") for k in range(8)]
+
+ARTICLE_PAGE = f"""<html><body>
+<nav><ul><li><a href="/a">Home</a></li><li><a href="/b">World</a></li></ul></nav>
+<article>
+  <h1>Council approves the plan</h1>
+  <div class="para"><p>{BODY[0]}</p></div>
+  <div class="para"><p>{BODY[1]}</p></div>
+  <div class="para"><p>{BODY[2]}</p></div>
+  <h2>What happens next</h2>
+  <ul><li>Work starts in spring</li><li>Roads close in June</li></ul>
+  <figure>
+    <figcaption>A photo of the council chamber taken by our photographer.</figcaption>
+  </figure>
+  <div class="para"><p>{BODY[3]}</p></div>
+  <div class="ad"><div><div>
+    <p>Advertisement text that is long enough to count here, yes.</p>
+  </div></div></div>
+  <div class="para"><p>{BODY[4]}</p></div>
+  <div class="para"><p>{BODY[5]}</p></div>
+</article>
+<div class="comments" id="comments">
+  <div class="comment-body"><p>{BODY[6]}</p></div>
+  <div class="comment-body"><p>{BODY[7]}</p></div>
+</div>
+</body></html>"""
+
+
+def _scored(html: str, likely: dict[str, float]) -> tuple[Document, np.ndarray, np.ndarray]:
+    """The page's block features and a probability per block: `likely` by text, else 0.01."""
+    document = parse_document(html)
+    features = compute_block_features(document, frozenset(), CONFIG)
+    probabilities = np.array([likely.get(s.text, 0.01) for s in document.segments])
+    return document, features, probabilities
+
+
+def _fill(document: Document, features: np.ndarray, probabilities: np.ndarray) -> list[str]:
+    kept = np.flatnonzero(probabilities >= 0.5).tolist()
+    filled = fill_article_containers(
+        document,
+        features,
+        probabilities,
+        kept,
+        min_paragraph_words=CONFIG.fill_paragraph_words,
+        min_twin_words=CONFIG.fill_twin_words,
+        min_probability=CONFIG.fill_min_probability,
+        min_mean=CONFIG.fill_min_mean,
+        max_link_fraction=CONFIG.fill_link_fraction,
+        max_gap=CONFIG.fill_max_gap,
+    )
+    return [document.segments[i].text for i in filled]
+
+
+def test_the_rest_of_a_kept_body_comes_back_with_its_subheadings_and_lists() -> None:
+    # The scorer kept two paragraphs and doubted the others of the same markup.
+    likely = {BODY[0]: 0.9, BODY[1]: 0.8, BODY[2]: 0.2, BODY[3]: 0.15, BODY[4]: 0.3}
+    likely[BODY[5]] = 0.2
+    document, features, probabilities = _scored(ARTICLE_PAGE, likely)
+    texts = _fill(document, features, probabilities)
+    for paragraph in BODY[:6]:
+        assert paragraph in texts
+    for continuation in ("What happens next", "Work starts in spring", "Roads close in June"):
+        assert continuation in texts
+    # Captions, widgets nested deeper than the body, the comments and the menu stay out.
+    assert not any("photographer" in text or "Advertisement" in text for text in texts)
+    assert BODY[6] not in texts and BODY[7] not in texts
+    assert "Home" not in texts
+
+
+def test_one_kept_paragraph_and_no_likely_twin_say_nothing_about_the_body() -> None:
+    document, features, probabilities = _scored(ARTICLE_PAGE, {BODY[0]: 0.9, BODY[1]: 0.05})
+    assert _fill(document, features, probabilities) == [BODY[0]]
+    # One twin the scorer gave some chance bounds the container: the body comes back.
+    document, features, probabilities = _scored(ARTICLE_PAGE, {BODY[0]: 0.9, BODY[1]: 0.3})
+    assert BODY[5] in _fill(document, features, probabilities)
+
+
+def test_a_body_the_scorer_rules_out_is_not_widened() -> None:
+    likely = {BODY[0]: 0.9, BODY[1]: 0.9}
+    likely.update({paragraph: 0.0 for paragraph in BODY[2:6]})
+    document, features, probabilities = _scored(ARTICLE_PAGE, likely)
+    # Kept 2 of 6 alike paragraphs, the others at 0: the group's mean is 0.3, so it fills...
+    assert BODY[3] in _fill(document, features, probabilities)
+    # ...but not when the config asks for more.
+    kept = np.flatnonzero(probabilities >= 0.5).tolist()
+    strict = fill_article_containers(
+        document, features, probabilities, kept, min_paragraph_words=8, min_twin_words=4,
+        min_probability=0.1, min_mean=0.5, max_link_fraction=0.3, max_gap=40,
+    )  # fmt: skip
+    assert BODY[3] not in [document.segments[i].text for i in strict]
+
+
+def test_a_comment_thread_is_not_the_article_and_is_not_widened() -> None:
+    # The scorer liked the comments best: they are a thread, so the article body wins.
+    likely = {BODY[0]: 0.6, BODY[1]: 0.6, BODY[6]: 0.95, BODY[7]: 0.95}
+    document, features, probabilities = _scored(ARTICLE_PAGE, likely)
+    texts = _fill(document, features, probabilities)
+    assert BODY[2] in texts and BODY[5] in texts
+    kept = [i for i, s in enumerate(document.segments) if s.text in texts]
+    without = drop_comment_threads(document, features, kept, min_other_words=30)
+    remaining = [document.segments[i].text for i in without]
+    assert BODY[6] not in remaining and BODY[7] not in remaining
+    assert BODY[0] in remaining
+
+
+def test_comments_stay_when_the_page_keeps_nothing_else() -> None:
+    likely = {BODY[6]: 0.95, BODY[7]: 0.95}
+    document, features, probabilities = _scored(ARTICLE_PAGE, likely)
+    kept = np.flatnonzero(probabilities >= 0.5).tolist()
+    assert drop_comment_threads(document, features, kept, min_other_words=30) == kept
+
+
+def test_commentary_is_not_a_comment_thread() -> None:
+    html = ARTICLE_PAGE.replace('class="comments" id="comments"', 'class="commentary"').replace(
+        'class="comment-body"', 'class="commentary-body"'
+    )
+    likely = {BODY[0]: 0.9, BODY[1]: 0.9, BODY[6]: 0.95, BODY[7]: 0.95}
+    document, features, probabilities = _scored(html, likely)
+    kept = np.flatnonzero(probabilities >= 0.5).tolist()
+    assert drop_comment_threads(document, features, kept, min_other_words=30) == kept
+
+
+def test_extract_drops_a_comment_thread_below_the_article() -> None:
+    body = "".join(f"<p>{paragraph}</p>" for paragraph in BODY[:5])
+    comments = "".join(f'<div class="comment-content"><p>{p}</p></div>' for p in BODY[5:8])
+    html = (
+        f"<html><body><article><h1>Council approves the plan</h1>{body}</article>"
+        f'<ol class="commentlist">{comments}</ol></body></html>'
+    )
+    text = extract(html, title="Council approves the plan").text
+    assert BODY[0] in text
+    for comment in BODY[5:8]:
+        assert comment not in text
+    # The block scorer alone keeps them: the thread rule is what drops them.
+    kept_anyway = extract(
+        html, title="Council approves the plan", config=ExtractionConfig(drop_comment_threads=False)
+    ).text
+    assert any(comment in kept_anyway for comment in BODY[5:8])
+
+
+def test_a_blurb_between_two_linked_headlines_is_a_teaser_not_a_twin() -> None:
+    teaser = "A short summary of another story that the site links to from this page."
+    html = ARTICLE_PAGE.replace(
+        f'<div class="para"><p>{BODY[5]}</p></div>',
+        f'<div class="para"><p>{BODY[5]}</p></div>'
+        '<div><a href="/x">Another story headline here</a></div>'
+        f'<div class="para"><p>{teaser}</p></div>'
+        '<div><a href="/y">Yet another story headline</a></div>',
+    )
+    likely = {BODY[0]: 0.9, BODY[1]: 0.8, BODY[4]: 0.3, BODY[5]: 0.3}
+    document, features, probabilities = _scored(html, likely)
+    texts = _fill(document, features, probabilities)
+    assert BODY[4] in texts and BODY[5] in texts
+    assert teaser not in texts

@@ -1,0 +1,163 @@
+"""Recognised page furniture: dialogs, prompts, comments, related links, profiles, copyright."""
+
+from __future__ import annotations
+
+import pytest
+
+from newscrawl.extraction import ExtractionConfig, extract, parse_document
+from newscrawl.extraction.prompt_noise import (
+    find_noise_segments,
+    is_copyright_line,
+    name_noise_class,
+)
+
+ARTICLE = [
+    f"Paragraph {n}: the regional council approved the new tram line on Tuesday after months "
+    f"of debate, and the first trains are expected to run through the old town in spring {n}."
+    for n in range(1, 7)
+]
+# Prose as long and as well punctuated as the article: only its container gives it away.
+FURNITURE = [
+    f"Sentence {n} of the box says readers value what we publish, and that our reporters work "
+    f"hard every single day so that you can read the news you need, wherever you are {n}."
+    for n in range(1, 6)
+]
+OFF = ExtractionConfig(drop_prompt_noise=False)
+
+
+def _page(furniture: str, *, before: bool = False) -> str:
+    article = "<article><h1>Tram line approved</h1>" + "".join(f"<p>{t}</p>" for t in ARTICLE)
+    article += "</article>"
+    body = furniture + article if before else article + furniture
+    return f"<html><head><title>Tram line approved</title></head><body>{body}</body></html>"
+
+
+def _box(opening: str, closing: str = "</div>") -> str:
+    return opening + "".join(f"<p>{text}</p>" for text in FURNITURE) + closing
+
+
+@pytest.mark.parametrize(
+    ("furniture", "before"),
+    [
+        (_box("<div id='onetrust-consent-sdk'>"), False),
+        (_box("<div class='cmp-container'>"), True),
+        (_box("<div role='dialog' aria-label='Datenschutz'>"), True),
+        (_box("<div class='overlay' aria-modal='true'>"), False),
+        (_box("<dialog open>", "</dialog>"), False),
+        (_box("<div class='newsletterSignup'>"), False),
+        (_box("<aside class='paywall-prompt'>", "</aside>"), False),
+        (_box("<div class='sign-in-box'>"), False),
+        (_box("<div id='comments'>"), False),
+        (_box("<ol class='commentlist'>", "</ol>"), False),
+        (_box("<div class='relatedArticles'>"), False),
+        (_box("<div class='author-bio'>"), False),
+        (_box("<div class='post-tags'>"), False),
+    ],
+)
+def test_furniture_the_scorer_keeps_is_dropped(furniture: str, before: bool) -> None:
+    page = _page(furniture, before=before)
+    kept = extract(page, title="Tram line approved", config=OFF).text
+    assert any(t in kept for t in FURNITURE)  # the scorer alone keeps some: the test can fail
+    text = extract(page, title="Tram line approved").text
+    assert not any(t in text for t in FURNITURE)
+    assert all(paragraph in text for paragraph in ARTICLE)
+
+
+def test_an_article_wrapped_in_a_noise_name_is_kept() -> None:
+    # Nothing is left outside the recognised containers: they must be the article's.
+    paragraphs = "".join(f"<p>{t}</p>" for t in ARTICLE)
+    page = f"<html><body><div class='newsletter-box'><h1>Tram</h1>{paragraphs}</div></body></html>"
+    assert all(paragraph in extract(page).text for paragraph in ARTICLE)
+
+
+def test_gated_text_larger_than_the_rest_is_the_article() -> None:
+    lede = "<p>The council met on Tuesday.</p>"
+    gated = "".join(f"<p>{t}</p>" for t in ARTICLE)
+    page = (
+        "<html><body><article><h1>Tram line approved</h1>" + lede + f"<p>{ARTICLE[0]}</p>"
+        f"<div class='post-paywall'>{gated}</div></article></body></html>"
+    )
+    text = extract(page, title="Tram line approved").text
+    assert all(paragraph in text for paragraph in ARTICLE)
+
+
+def test_a_second_story_appended_below_is_dropped() -> None:
+    other = [
+        f"Line {n}: the football club named a new coach, who will start work in July and has "
+        f"signed a contract until the summer of the year {2030 + n}, the club said."
+        for n in range(1, 8)
+    ]
+    second = "<article><h1>Club names coach</h1>" + "".join(f"<p>{t}</p>" for t in other)
+    page = _page("<div>" + second + "</article></div>")
+    assert other[0] in extract(page, title="Tram line approved", config=OFF).text
+    text = extract(page, title="Tram line approved").text
+    assert other[0] not in text and ARTICLE[-1] in text
+
+
+def test_kept_copyright_lines_are_noise() -> None:
+    document = parse_document(_page("<p>© 2026 Tram Times. Tous droits réservés.</p>"))
+    kept = list(range(len(document.segments)))
+    noise = find_noise_segments(document, kept)
+    assert [document.segments[i].text for i in noise] == [
+        "© 2026 Tram Times. Tous droits réservés."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("© 2024 Example Media", True),
+        ("Copyright (c) 2019 Example", True),
+        ("Alle Rechte vorbehalten.", True),
+        ("Все права защищены", True),
+        ("版权所有", True),
+        ("The court ruled on the copyright claim brought by the band.", False),
+        ("All rights reserved. " + "A long paragraph of the article. " * 10, False),
+    ],
+)
+def test_copyright_lines(text: str, expected: bool) -> None:
+    assert is_copyright_line(text) is expected
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("comment-list", "comments"),
+        ("commentary", None),  # an opinion piece, not reader comments
+        ("comments-open", None),  # WordPress body class: a state, not a container
+        ("tag-politics", None),  # WordPress post class: a label of the post
+        ("article-tags", "tags"),
+        ("sign-in-wall", None),
+        ("sign-in", "prompt"),
+        ("cookieBanner", "consent"),
+        ("relatedStories", "related"),
+        ("about-author", "profile"),
+        ("story-body", None),
+        ("piano-inline-content-wrapper", None),  # a paywall vendor's box holds the gated text
+    ],
+)
+def test_class_names(name: str, expected: str | None) -> None:
+    assert name_noise_class(name) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("onetrust-consent-sdk", "consent"),
+        ("qc-cmp2-container", "consent"),
+        ("sp_message_container_1234", "consent"),
+        ("disqus_thread", "comments"),
+    ],
+)
+def test_vendor_widgets_and_numbered_names(name: str, expected: str) -> None:
+    assert name_noise_class(name) == expected
+
+
+def test_every_paragraph_marked_as_gated_is_the_article() -> None:
+    gated = "".join(f"<p class='paywall'>{t}</p>" for t in ARTICLE[1:])
+    page = (
+        f"<html><body><article><h1>Tram line approved</h1><p>{ARTICLE[0]}</p>{gated}"
+        "</article></body></html>"
+    )
+    text = extract(page, title="Tram line approved").text
+    assert all(paragraph in text for paragraph in ARTICLE)
