@@ -13,7 +13,6 @@ from newscrawl.extraction.article_body import complete_from_structured_body
 from newscrawl.extraction.block_features import FEATURE_NAMES, compute_block_features
 from newscrawl.extraction.block_scorer import load_block_model
 from newscrawl.extraction.clean_html import render_clean_html
-from newscrawl.extraction.comment_threads import drop_comment_threads
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.container_fill import fill_article_containers
 from newscrawl.extraction.document import Document, normalise_space
@@ -123,10 +122,6 @@ def select_blocks_by_score(
             min_mean=config.fill_min_mean,
             max_link_fraction=config.fill_link_fraction,
             max_gap=config.fill_max_gap,
-        )
-    if config.drop_comment_threads:
-        kept = drop_comment_threads(
-            document, features, kept, min_other_words=config.comment_other_words
         )
     if config.drop_duplicate_blocks:
         seen: set[str] = set()
