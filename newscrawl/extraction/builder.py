@@ -106,7 +106,7 @@ def select_blocks_by_score(
     probabilities = np.zeros(len(features))
     rows = features[scored]
     probabilities[scored] = _heuristic_scores(rows) if model is None else model.predict_proba(rows)
-    keep = probabilities >= config.block_threshold
+    keep = pick_likely_blocks(probabilities, config.block_threshold, config.best_block_share)
     if config.drop_static_blocks:
         keep &= features[:, FEATURE_NAMES.index("static_fraction")] < config.static_block_fraction
     kept: list[int] = np.flatnonzero(keep).tolist()
@@ -133,6 +133,20 @@ def select_blocks_by_score(
                 unique.append(i)
         kept = unique
     return kept
+
+
+def pick_likely_blocks(
+    probabilities: np.ndarray, threshold: float, best_share: float
+) -> np.ndarray:
+    """Which blocks are likely article: those at the threshold, else the page's best guess.
+
+    A short post whose one paragraph the model doubts (a blog's two lines under a photo) would
+    give nothing; its most likely blocks, within `best_share` of the likeliest, are kept then.
+    """
+    keep = probabilities >= threshold
+    if best_share and not keep.any() and len(probabilities):
+        keep = (probabilities >= best_share * probabilities.max()) & (probabilities > 0)
+    return keep
 
 
 def _heuristic_scores(features: np.ndarray) -> np.ndarray:
