@@ -20,6 +20,7 @@ from newscrawl.extraction.metadata import extract_metadata
 from newscrawl.extraction.prompt_noise import find_noise_segments
 from newscrawl.extraction.relevance import page_title, title_keyword_set
 
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # lxml refuses these in element text; the page may still contain them.
 _CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -106,7 +107,12 @@ def select_blocks_by_score(
     probabilities = np.zeros(len(features))
     rows = features[scored]
     probabilities[scored] = _heuristic_scores(rows) if model is None else model.predict_proba(rows)
-    keep = pick_likely_blocks(probabilities, config.block_threshold, config.best_block_share)
+    keep = pick_likely_blocks(
+        probabilities,
+        config.block_threshold,
+        config.best_block_share,
+        _prose_mask(document, features, config.fill_link_fraction),
+    )
     if config.drop_static_blocks:
         keep &= features[:, FEATURE_NAMES.index("static_fraction")] < config.static_block_fraction
     kept: list[int] = np.flatnonzero(keep).tolist()
@@ -136,17 +142,36 @@ def select_blocks_by_score(
 
 
 def pick_likely_blocks(
-    probabilities: np.ndarray, threshold: float, best_share: float
+    probabilities: np.ndarray, threshold: float, best_share: float, prose: np.ndarray
 ) -> np.ndarray:
     """Which blocks are likely article: those at the threshold, else the page's best guess.
 
     A short post whose one paragraph the model doubts (a blog's two lines under a photo) would
-    give nothing; its most likely blocks, within `best_share` of the likeliest, are kept then.
+    give nothing but its headline. When no prose block (`prose`, a mask: no headline, few
+    links) reaches the threshold, the prose blocks within `best_share` of the likeliest of
+    them are kept too.
     """
     keep = probabilities >= threshold
-    if best_share and not keep.any() and len(probabilities):
-        keep = (probabilities >= best_share * probabilities.max()) & (probabilities > 0)
+    if best_share and not (keep & prose).any():
+        body = np.where(prose, probabilities, 0.0)
+        best = body.max() if len(body) else 0.0
+        if best > 0:
+            keep |= body >= best_share * best
     return keep
+
+
+def _prose_mask(document: Document, features: np.ndarray, max_link_fraction: float) -> np.ndarray:
+    """The blocks that may be a body paragraph: no headline, no heading, few links."""
+    headings = np.fromiter(
+        (segment.block.tag in _HEADINGS for segment in document.segments),
+        dtype=bool,
+        count=len(document.segments),
+    )
+    return (
+        ~headings
+        & (features[:, FEATURE_NAMES.index("is_title")] <= 0)
+        & (features[:, FEATURE_NAMES.index("link_fraction")] < max_link_fraction)
+    )
 
 
 def _heuristic_scores(features: np.ndarray) -> np.ndarray:

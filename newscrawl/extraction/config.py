@@ -41,8 +41,8 @@ class ExtractionConfig:
 
     # Block scorer.
     block_threshold: float = 0.5
-    # When no block reaches the threshold, the blocks at least this share as likely as the most
-    # likely one are kept (0 keeps nothing).
+    # When no prose block (no heading, few links) reaches the threshold, the prose blocks at least
+    # this share as likely as the likeliest one are kept too (0 adds nothing).
     best_block_share: float = 0.7
     # A block whose text all repeats across the site's pages is never article text, whatever
     # the model says.
