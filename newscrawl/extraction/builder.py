@@ -13,7 +13,6 @@ from newscrawl.extraction.article_body import complete_from_structured_body
 from newscrawl.extraction.block_features import FEATURE_NAMES, compute_block_features
 from newscrawl.extraction.block_scorer import load_block_model
 from newscrawl.extraction.clean_html import render_clean_html
-from newscrawl.extraction.comment_threads import drop_comment_threads
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.container_fill import fill_article_containers
 from newscrawl.extraction.document import Document, normalise_space
@@ -21,6 +20,7 @@ from newscrawl.extraction.metadata import extract_metadata
 from newscrawl.extraction.prompt_noise import find_noise_segments
 from newscrawl.extraction.relevance import page_title, title_keyword_set
 
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # lxml refuses these in element text; the page may still contain them.
 _CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -107,7 +107,12 @@ def select_blocks_by_score(
     probabilities = np.zeros(len(features))
     rows = features[scored]
     probabilities[scored] = _heuristic_scores(rows) if model is None else model.predict_proba(rows)
-    keep = probabilities >= config.block_threshold
+    keep = pick_likely_blocks(
+        probabilities,
+        config.block_threshold,
+        config.best_block_share,
+        _prose_mask(document, features, config.fill_link_fraction),
+    )
     if config.drop_static_blocks:
         keep &= features[:, FEATURE_NAMES.index("static_fraction")] < config.static_block_fraction
     kept: list[int] = np.flatnonzero(keep).tolist()
@@ -124,10 +129,6 @@ def select_blocks_by_score(
             max_link_fraction=config.fill_link_fraction,
             max_gap=config.fill_max_gap,
         )
-    if config.drop_comment_threads:
-        kept = drop_comment_threads(
-            document, features, kept, min_other_words=config.comment_other_words
-        )
     if config.drop_duplicate_blocks:
         seen: set[str] = set()
         unique = []
@@ -138,6 +139,39 @@ def select_blocks_by_score(
                 unique.append(i)
         kept = unique
     return kept
+
+
+def pick_likely_blocks(
+    probabilities: np.ndarray, threshold: float, best_share: float, prose: np.ndarray
+) -> np.ndarray:
+    """Which blocks are likely article: those at the threshold, else the page's best guess.
+
+    A short post whose one paragraph the model doubts (a blog's two lines under a photo) would
+    give nothing but its headline. When no prose block (`prose`, a mask: no headline, few
+    links) reaches the threshold, the prose blocks within `best_share` of the likeliest of
+    them are kept too.
+    """
+    keep = probabilities >= threshold
+    if best_share and not (keep & prose).any():
+        body = np.where(prose, probabilities, 0.0)
+        best = body.max() if len(body) else 0.0
+        if best > 0:
+            keep |= body >= best_share * best
+    return keep
+
+
+def _prose_mask(document: Document, features: np.ndarray, max_link_fraction: float) -> np.ndarray:
+    """The blocks that may be a body paragraph: no headline, no heading, few links."""
+    headings = np.fromiter(
+        (segment.block.tag in _HEADINGS for segment in document.segments),
+        dtype=bool,
+        count=len(document.segments),
+    )
+    return (
+        ~headings
+        & (features[:, FEATURE_NAMES.index("is_title")] <= 0)
+        & (features[:, FEATURE_NAMES.index("link_fraction")] < max_link_fraction)
+    )
 
 
 def _heuristic_scores(features: np.ndarray) -> np.ndarray:

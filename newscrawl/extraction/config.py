@@ -45,6 +45,9 @@ class ExtractionConfig:
 
     # Block scorer.
     block_threshold: float = 0.5
+    # When no prose block (no heading, few links) reaches the threshold, the prose blocks at least
+    # this share as likely as the likeliest one are kept too (0 adds nothing).
+    best_block_share: float = 0.7
     # The block model to score with; None means the packaged one. Evaluation passes models that
     # never saw the page's dataset or site. Not part of equality: it is not a threshold.
     block_model: BlockModel | None = field(default=None, compare=False, repr=False)
@@ -63,15 +66,12 @@ class ExtractionConfig:
     fill_min_mean: float = 0.1  # words-weighted mean probability that makes a shape article
     fill_link_fraction: float = 0.3  # blocks with more link text are never added
     fill_max_gap: int = 40  # blocks between two paragraphs that a gap may span
-    # Readers' comments (`comment_threads`): blocks under an element marked as a comment thread
-    # go when the page keeps at least this many words elsewhere.
-    drop_comment_threads: bool = True
-    comment_other_words: int = 30
     # When the page's scripts hold the article body (JSON-LD `articleBody`, app page state) and
     # the kept blocks show far less of it, complete them from it (see `article_body`).
     use_structured_body: bool = True
     # Drop kept blocks in recognised page furniture: dialogs, consent and subscription prompts,
-    # comments, related links, tag lists, profile boxes, copyright lines (see `prompt_noise`).
+    # readers' comment threads, related links, tag lists, profile boxes, copyright lines (see
+    # `prompt_noise`).
     drop_prompt_noise: bool = True
 
     # Metadata. When no structured source, date line or URL gives the publish date, ask

@@ -80,6 +80,10 @@ OUTWEIGHING = frozenset({"dialog", "consent", "comments"})
 _DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
 # Article text of at least this many characters must stay outside every recognised container.
 MIN_CLEAN_CHARS = 250
+# Except beside readers' comments, which are never the article: a headline and a line will do
+# (a short post above a long thread). A page whose post sits in a container named for comments
+# keeps it through the headline rule, or because nothing else is kept.
+MIN_CLEAN_CHARS_BESIDE_COMMENTS = 80
 # A second `<article>` with its own `<h1>` is another story when it holds this much kept text.
 _SECOND_ARTICLE_CHARS = 500
 # Vendors' names mark their widgets whatever follows them ("onetrust-consent-sdk"). Not a
@@ -88,6 +92,11 @@ VENDOR_WORDS = frozenset(
     {"onetrust", "didomi", "cookiebot", "usercentrics", "truste", "spmessage", "outbrain",
      "taboola", "disqus"}
 )  # fmt: skip
+# Readers' comments name their parts freely ("commentbody", "comment-stream", "dsq-comment",
+# "li.comment even depth-1"): any name that says "comment" marks one, but not "commentary" or
+# "commentator" (opinion pieces mark their body so). A name that only states the page's state
+# ("comments-open" on a WordPress body) holds the headline and is skipped as a wrapper.
+_COMMENT_MARKER = re.compile(r"comment(?!ar|at)|disqus|\bdsq\b|dsq-")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _PARTS = re.compile(r"[^a-z0-9]+")
 _DIGITS = re.compile(r"[0-9]+")
@@ -101,7 +110,8 @@ _SEPARATORS = re.compile(r"[^a-z]+")
 
 def name_noise_class(name: str) -> str | None:
     """The noise class a class or id name gives its element, or None."""
-    if _ANY_WORD.search(_SEPARATORS.sub("", name.lower())) is None:
+    lowered = name.lower()
+    if _ANY_WORD.search(_SEPARATORS.sub("", lowered)) is None:
         return None  # most names: one search in C instead of splitting them
     # Numbers are versions and ids: "cmp2", "sp_message_container_1234".
     parts = [p for p in _DIGITS.sub("", _PARTS.sub("-", _CAMEL.sub("-", name).lower())).split("-")]
@@ -117,7 +127,7 @@ def name_noise_class(name: str) -> str | None:
                 word in VENDOR_WORDS or all(part in CONTAINER_PARTS for part in parts[end:])
             ):
                 return found
-    return None
+    return "comments" if _COMMENT_MARKER.search(lowered) else None
 
 
 def element_noise_class(element: HtmlElement, memo: dict[str, str | None]) -> str | None:
@@ -160,6 +170,14 @@ def find_noise_segments(document: Document, kept: Iterable[int]) -> set[int]:
     memo: dict[str, str | None] = {}
     # Per walked node: the outermost noise container at or above it (-1: none), memoised.
     outer: dict[int, int] = {}
+    title_nodes = {segments[i].node for i in document.title_segments[:1]}
+    # A container that holds the headline is the article's, whatever it is called: it is no
+    # candidate, so that a thread inside a wrapper so named ("comments-open") is still found.
+    wrappers: set[int] = set()
+    for node in title_nodes:
+        while node >= 0:
+            wrappers.add(node)
+            node = parents[node]
 
     def outermost(node: int) -> int:
         chain = []
@@ -168,12 +186,15 @@ def find_noise_segments(document: Document, kept: Iterable[int]) -> set[int]:
             node = parents[node]
         found = outer.get(node, -1) if node >= 0 else -1
         for step in reversed(chain):
-            if found < 0 and element_noise_class(elements[step], memo) is not None:
+            if (
+                found < 0
+                and step not in wrappers
+                and element_noise_class(elements[step], memo) is not None
+            ):
                 found = step
             outer[step] = found
         return found
 
-    title_nodes = {segments[i].node for i in document.title_segments[:1]}
     containers: dict[int, int] = {}  # container node -> kept chars inside
     clean = 0
     for index in kept:
@@ -184,8 +205,7 @@ def find_noise_segments(document: Document, kept: Iterable[int]) -> set[int]:
         else:
             containers[container] = containers.get(container, 0) + len(segment.text)
     noise: set[int] = set()
-    if containers and clean >= MIN_CLEAN_CHARS:
-        # A container that holds the headline is the article's, whatever it is called.
+    if containers and clean >= MIN_CLEAN_CHARS_BESIDE_COMMENTS:
         # Kept text per class: a site that marks each gated paragraph `paywall` has many small
         # containers that together outweigh the rest.
         kinds = {node: element_noise_class(elements[node], memo) for node in containers}
@@ -195,7 +215,7 @@ def find_noise_segments(document: Document, kept: Iterable[int]) -> set[int]:
         dropped = {
             node
             for node in containers
-            if not any(_inside(t, node, parents) for t in title_nodes)
+            if clean >= _min_clean_chars(kinds[node])
             and (kinds[node] in OUTWEIGHING or per_kind[kinds[node]] < clean)
         }
         pieces = document.pieces
@@ -207,6 +227,11 @@ def find_noise_segments(document: Document, kept: Iterable[int]) -> set[int]:
     noise.update(i for i in kept if is_copyright_line(segments[i].text))
     noise.update(_second_article_segments(document, [i for i in kept if i not in noise]))
     return noise
+
+
+def _min_clean_chars(kind: str | None) -> int:
+    """Article text that must stay outside containers of this class for them to go."""
+    return MIN_CLEAN_CHARS_BESIDE_COMMENTS if kind == "comments" else MIN_CLEAN_CHARS
 
 
 def _inside(node: int, ancestor: int, parents: list[int]) -> bool:

@@ -119,9 +119,11 @@ def test_runner_extracts_each_page_with_its_chosen_model(tmp_path: Path) -> None
             return {page.id: constant_model(-10.0) for page in dataset.pages}
 
     packaged = EvaluationRunner(mode="single", progress=False).run([dataset])
-    refused = EvaluationRunner(mode="single", progress=False, models=NothingIsArticle()).run(
-        [dataset]
-    )
+    # Without the fallback that keeps a page's likeliest blocks when none reaches the threshold.
+    strict = {"default": ExtractionConfig(best_block_share=0.0)}
+    refused = EvaluationRunner(
+        mode="single", configs=strict, progress=False, models=NothingIsArticle()
+    ).run([dataset])
     assert packaged.overall().f1 > 0.5
     assert all(r.text == "" for r in refused.results[MAIN_LABEL])
     assert refused.low_recall_share() == {"tiny": 1.0}
@@ -129,8 +131,13 @@ def test_runner_extracts_each_page_with_its_chosen_model(tmp_path: Path) -> None
 
 def test_extract_scores_blocks_with_the_model_in_its_config() -> None:
     html = render_page("valley-times", "Harbour reopens", ["The harbour reopened on Monday."])
-    kept_all = extract(html, config=ExtractionConfig(block_model=constant_model(10.0)))
-    kept_none = extract(html, config=ExtractionConfig(block_model=constant_model(-10.0)))
+    # Page furniture (the copyright line) and the likeliest-blocks fallback off: only the model.
+    kept_all = extract(
+        html, config=ExtractionConfig(block_model=constant_model(10.0), drop_prompt_noise=False)
+    )
+    kept_none = extract(
+        html, config=ExtractionConfig(block_model=constant_model(-10.0), best_block_share=0.0)
+    )
     assert "Copyright valley-times" in kept_all.text
     assert kept_none.text == ""
     # The model is not a threshold: configurations differing only in it are equal.

@@ -1,4 +1,4 @@
-"""Container-level decision and comment threads, on handwritten pages with chosen scores."""
+"""Container-level decision, on handwritten pages with chosen scores."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import numpy as np
 
 from newscrawl.extraction import ExtractionConfig, extract
 from newscrawl.extraction.block_features import compute_block_features
-from newscrawl.extraction.comment_threads import drop_comment_threads
 from newscrawl.extraction.container_fill import fill_article_containers
 from newscrawl.extraction.document import Document, parse_document
+from newscrawl.extraction.prompt_noise import find_noise_segments
 
 CONFIG = ExtractionConfig()
 
@@ -110,33 +110,16 @@ def test_a_body_the_scorer_rules_out_is_not_widened() -> None:
 
 
 def test_a_comment_thread_is_not_the_article_and_is_not_widened() -> None:
-    # The scorer liked the comments best: they are a thread, so the article body wins.
+    # The scorer liked the comments best: the fill widens the article body, not the thread.
     likely = {BODY[0]: 0.6, BODY[1]: 0.6, BODY[6]: 0.95, BODY[7]: 0.95}
     document, features, probabilities = _scored(ARTICLE_PAGE, likely)
     texts = _fill(document, features, probabilities)
     assert BODY[2] in texts and BODY[5] in texts
     kept = [i for i, s in enumerate(document.segments) if s.text in texts]
-    without = drop_comment_threads(document, features, kept, min_other_words=30)
-    remaining = [document.segments[i].text for i in without]
+    noise = find_noise_segments(document, kept)
+    remaining = [document.segments[i].text for i in kept if i not in noise]
     assert BODY[6] not in remaining and BODY[7] not in remaining
-    assert BODY[0] in remaining
-
-
-def test_comments_stay_when_the_page_keeps_nothing_else() -> None:
-    likely = {BODY[6]: 0.95, BODY[7]: 0.95}
-    document, features, probabilities = _scored(ARTICLE_PAGE, likely)
-    kept = np.flatnonzero(probabilities >= 0.5).tolist()
-    assert drop_comment_threads(document, features, kept, min_other_words=30) == kept
-
-
-def test_commentary_is_not_a_comment_thread() -> None:
-    html = ARTICLE_PAGE.replace('class="comments" id="comments"', 'class="commentary"').replace(
-        'class="comment-body"', 'class="commentary-body"'
-    )
-    likely = {BODY[0]: 0.9, BODY[1]: 0.9, BODY[6]: 0.95, BODY[7]: 0.95}
-    document, features, probabilities = _scored(html, likely)
-    kept = np.flatnonzero(probabilities >= 0.5).tolist()
-    assert drop_comment_threads(document, features, kept, min_other_words=30) == kept
+    assert BODY[0] in remaining and BODY[5] in remaining
 
 
 def test_extract_drops_a_comment_thread_below_the_article() -> None:
@@ -150,9 +133,9 @@ def test_extract_drops_a_comment_thread_below_the_article() -> None:
     assert BODY[0] in text
     for comment in BODY[5:8]:
         assert comment not in text
-    # The block scorer alone keeps them: the thread rule is what drops them.
+    # The block scorer alone keeps them: the page-furniture rule is what drops them.
     kept_anyway = extract(
-        html, title="Council approves the plan", config=ExtractionConfig(drop_comment_threads=False)
+        html, title="Council approves the plan", config=ExtractionConfig(drop_prompt_noise=False)
     ).text
     assert any(comment in kept_anyway for comment in BODY[5:8])
 

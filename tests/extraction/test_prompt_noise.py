@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 
 from newscrawl.extraction import ExtractionConfig, extract, parse_document
+from newscrawl.extraction.document import Document
 from newscrawl.extraction.prompt_noise import (
     find_noise_segments,
     is_copyright_line,
     name_noise_class,
 )
+from newscrawl.extraction.relevance import select_relevant_paragraphs
 
 ARTICLE = [
     f"Paragraph {n}: the regional council approved the new tram line on Tuesday after months "
@@ -124,7 +126,10 @@ def test_copyright_lines(text: str, expected: bool) -> None:
     [
         ("comment-list", "comments"),
         ("commentary", None),  # an opinion piece, not reader comments
-        ("comments-open", None),  # WordPress body class: a state, not a container
+        ("commentator-box", None),
+        ("commentbody", "comments"),  # threads name their parts freely
+        ("comment-stream", "comments"),
+        ("dsq-comment-body", "comments"),
         ("tag-politics", None),  # WordPress post class: a label of the post
         ("article-tags", "tags"),
         ("sign-in-wall", None),
@@ -161,3 +166,62 @@ def test_every_paragraph_marked_as_gated_is_the_article() -> None:
     )
     text = extract(page, title="Tram line approved").text
     assert all(paragraph in text for paragraph in ARTICLE)
+
+
+def _titled(page: str, title: str = "Tram line approved") -> Document:
+    """The parsed page with its headline found, as the relevance stage finds it."""
+    document = parse_document(page)
+    select_relevant_paragraphs(document, title, ExtractionConfig())
+    assert document.title_segments  # the rules below depend on it
+    return document
+
+
+def _thread_page(wrapper: str, thread: str) -> str:
+    """The article in a wrapper, then readers' comments whose parts are named `thread`."""
+    comments = "".join(f"<div class='{thread}'><p>{text}</p></div>" for text in FURNITURE)
+    article = "".join(f"<p>{text}</p>" for text in ARTICLE)
+    return (
+        f"<html><body class='{wrapper}'><div class='{wrapper}'><h1>Tram line approved</h1>"
+        f"{article}<div class='thread'>{comments}</div></div></body></html>"
+    )
+
+
+@pytest.mark.parametrize("thread", ["commentbody by-reader", "comment even depth-1"])
+def test_a_thread_inside_a_wrapper_named_for_comments_is_dropped(thread: str) -> None:
+    # WordPress marks the body "comments-open": a wrapper that holds the headline is no
+    # thread, so the thread inside it is still found.
+    document = _titled(_thread_page("comments-open", thread))
+    kept = list(range(len(document.segments)))  # as if the scorer kept every block
+    noise = {document.segments[i].text for i in find_noise_segments(document, kept)}
+    assert noise == set(FURNITURE)
+
+
+def test_commentary_is_not_a_comment_thread() -> None:
+    document = _titled(_thread_page("page", "commentary-body"))
+    kept = list(range(len(document.segments)))
+    assert find_noise_segments(document, kept) == set()
+
+
+def test_comments_stay_when_the_page_keeps_nothing_else() -> None:
+    comments = "".join(f"<div class='comment'><p>{text}</p></div>" for text in FURNITURE)
+    page = f"<html><body><h1>Tram</h1><div id='comments'>{comments}</div></body></html>"
+    document = _titled(page, "Tram")
+    assert find_noise_segments(document, range(len(document.segments))) == set()
+
+
+def test_a_short_post_above_a_long_thread_loses_the_thread() -> None:
+    # Other furniture needs a full paragraph of article beside it; a thread only a line.
+    post = "A quick note from the newsroom: the new tram line opens in spring, and we will ride it."
+    comments = "".join(f"<div class='comment'><p>{text}</p></div>" for text in FURNITURE)
+    page = (
+        f"<html><body><h1>Tram</h1><p>{post}</p><div id='comments'>{comments}</div></body></html>"
+    )
+    document = _titled(page, "Tram")
+    noise = {
+        document.segments[i].text
+        for i in find_noise_segments(document, range(len(document.segments)))
+    }
+    assert noise == set(FURNITURE)
+    related = page.replace("id='comments'", "class='related-box'").replace("'comment'", "'item'")
+    document = _titled(related, "Tram")
+    assert find_noise_segments(document, range(len(document.segments))) == set()
