@@ -21,8 +21,17 @@ try:
 except ImportError:  # not built, or built for another lxml: the Python walk does the same job
     _compiled_body_text = None  # type: ignore[assignment]
 
-# Tags like "und" (undetermined) or "mul" say nothing about the page.
-_NON_LANGUAGES = frozenset({"und", "mul", "zxx", "mis", "xx"})
+# ISO 639-1: a declared tag outside it ("utf", "english", "x-default") names no language.
+_ISO_639_1 = frozenset(re.findall(
+    r"[a-z]{2}",
+    "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv "
+    "cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr "
+    "ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw "
+    "ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv "
+    "ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr "
+    "ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi "
+    "yo za zh zu",
+))
 _LANGUAGE_TAG = re.compile(r"^\s*([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*\s*$")
 _WORD = re.compile(r"\w+")
 _NO_TEXT_TAGS = frozenset({"script", "style", "noscript", "template"})
@@ -99,7 +108,7 @@ def normalise_language_tag(tag: str | None) -> str | None:
     if match is None:
         return None
     code = match.group(1).lower()
-    return None if code in _NON_LANGUAGES else code
+    return code if code in _ISO_639_1 else None
 
 
 def read_declared_language(

@@ -65,6 +65,10 @@ def test_detect_text_language_returns_none_when_unclear(text: str) -> None:
         ("DE", "de"),
         (" fr ", "fr"),
         ("und", None),
+        # Not ISO 639-1: a charset or a made-up tag declares no language.
+        ("utf", None),
+        ("utf-8", None),
+        ("xx", None),
         ("", None),
         (None, None),
         ("english", None),
