@@ -233,7 +233,8 @@ def _newspaper_extractor() -> Extractor:
     tldextract.tldextract.TLD_EXTRACTOR = tldextract.TLDExtract(suffix_list_urls=())
 
     def run(html: bytes, url: str | None) -> PredictedMetadata:
-        article = newspaper.Article(url or "http://localhost/")
+        # Its parse() downloads the top image unless told not to: no network in an evaluation.
+        article = newspaper.Article(url or "http://localhost/", fetch_images=False)
         article.download(input_html=html.decode("utf-8", errors="replace"))
         article.parse()
         return PredictedMetadata(article.title or None, list(article.authors),
