@@ -20,6 +20,7 @@ _AUTHOR_PREFIX = re.compile(
 _AUTHOR_SUFFIX = re.compile(r"\s*(?:기자|특파원|선임기자|記者|特派員|编辑|記)$")
 # A bracketed tail is initials ("(obe)"), an address ("(www.dw.com)") or a credit.
 _BRACKETED_TAIL = re.compile(r"\s*[(\[][^)\]]*[)\]]\s*$")
+_WEB_ADDRESS = re.compile(r"www\.|\w\.(?:com|org|net|de|ch|at|fr|uk|es|it)\b", re.I)
 _BRACKETED = re.compile(r"^\s*[(\[].*[)\]]\s*$")
 _AUTHOR_SPLIT = re.compile(
     r"\s*(?:,|;|\||&|\+|/|\band\b|\bund\b|\bet\b|\by\b|\be\b|\bog\b|\bi\b|\bwith\b|\bmit\b)\s*",
@@ -86,7 +87,12 @@ def clean_author_names(raw: str, *, organisations: frozenset[str] = frozenset())
 def clean_author_name(part: str, organisations: frozenset[str] = frozenset()) -> str | None:
     """One byline fragment as a name, or None when it is not one."""
     name = _AUTHOR_PREFIX.sub("", part.strip(_STRIP)).strip(_STRIP)
-    name = _BRACKETED_TAIL.sub("", name)
+    tail = _BRACKETED_TAIL.search(name)
+    if tail is not None:
+        # "Deutsche Welle (www.dw.com)": a name with a web address is the site, not a person.
+        if "@" not in tail.group() and _WEB_ADDRESS.search(tail.group()):
+            return None
+        name = name[: tail.start()]
     name = _AUTHOR_SUFFIX.sub("", name).strip(_STRIP)
     if not name or "@" in name:
         return None
@@ -99,8 +105,8 @@ def clean_author_name(part: str, organisations: frozenset[str] = frozenset()) ->
     if _AUTHOR_JUNK.search(name) or any(char.isdigit() for char in name):
         return None
     words = name.split()
-    # "Ed Hornick CNN": a trailing acronym names the outlet, not the person.
-    if len(words) > 2 and words[-1].isupper() and not words[0].isupper():
+    # "Ed Hornick CNN": a trailing acronym names the outlet ("André Oliver KLEIN" a surname).
+    if len(words) > 2 and len(words[-1]) <= 4 and words[-1].isupper() and not words[0].isupper():
         words = words[:-1]
         name = " ".join(words)
     if len(words) == 1 and _is_cjk_name(name):

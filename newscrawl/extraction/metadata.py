@@ -933,29 +933,34 @@ def find_authors(
 ) -> list[str]:
     """Return author names from JSON-LD, then meta tags, then a byline in the markup.
 
-    JSON-LD people come first. An organisation author (an agency, a desk, the publication)
-    is returned only when no person is named anywhere: the visible byline wins over it.
+    People come first, wherever found: the visible byline wins over an organisation in the
+    structured data. Without a person, an agency or the publication itself is the author when
+    the structured data names it so (Fundus and news-please users expect "dpa", "Euronews").
     """
-    publisher = (site_name or "").casefold()
+    publisher = (site_name or "").strip().casefold()
     people: list[str] = []
     organisations: list[str] = []
     for article in articles:
         people, organisations = jsonld_authors(article.get("author"))
         if people or organisations:
             break
-    known = frozenset(name.strip().casefold() for name in organisations)
-    names = [n for raw in people for n in clean_author_names(raw, organisations=known)]
+    meta_raws = [raw for key in _AUTHOR_META for raw in metas.get(key, [])]
+    # Names in the structured data that are the publication (a "Person" named "Euronews").
+    publication = [raw for raw in chain(people, meta_raws) if raw.strip().casefold() == publisher]
+    known = frozenset(name.strip().casefold() for name in chain(organisations, publication))
+
+    def person_names(raws: Iterable[str]) -> list[str]:
+        names = (n for raw in raws for n in clean_author_names(raw, organisations=known))
+        return [n for n in names if n.casefold() != publisher and n.casefold() not in known
+                or is_agency(n)]
+
+    names = person_names(people)
     if names:
-        return dedupe_names(names)
-
-    def accept(name: str) -> bool:
-        folded = name.casefold()
-        return folded != publisher or folded in known or is_agency(name)
-
+        # Agency copy credited beside the reporter: "Paula Steiger" and the Organization "SDA".
+        return dedupe_names(names + [o.strip() for o in organisations
+                                     if o.strip().casefold() != publisher])
     for key in _AUTHOR_META:
-        raws = metas.get(key, [])
-        names = [n for raw in raws for n in clean_author_names(raw, organisations=known)
-                 if accept(n)]
+        names = person_names(metas.get(key, []))
         if names:
             return dedupe_names(names)
     for element in _byline_elements(root, marked):
@@ -964,11 +969,12 @@ def find_authors(
         text = source.get("content") or source.text_content()
         if len(text) > 200:  # a whole article block carrying an "author" class
             continue
-        names = [n for n in clean_author_names(text, organisations=known) if accept(n)]
+        names = person_names([text])
         if names:
             return dedupe_names(names)
-    names = [n for raw in organisations for n in clean_author_names(raw, organisations=known)]
-    return dedupe_names(names)
+    fallback = [name for name in chain(publication, organisations)
+                if name.strip().casefold() == publisher or is_agency(name.strip())]
+    return dedupe_names([name.strip() for name in fallback])
 
 
 # Canonical URL and top image -------------------------------------------------------------

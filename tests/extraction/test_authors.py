@@ -76,3 +76,20 @@ def test_byline_prefixes_and_suffixes_by_language(
 )
 def test_junk_bylines_give_no_author(junk: str) -> None:
     assert authors_of(body=f'<div class="byline">{junk}</div>') == []
+
+
+def test_agency_organisation_beside_a_person_in_jsonld_is_kept() -> None:
+    head = jsonld([{"@type": "Person", "name": "Paula Steiger"},
+                   {"@type": "Organization", "name": "SDA"}])
+    assert authors_of(head, lang="de") == ["Paula Steiger", "SDA"]
+
+
+def test_publication_named_as_the_author_is_returned_without_a_person() -> None:
+    head = ('<meta property="og:site_name" content="Euronews">'
+            + jsonld({"@type": "Person", "name": "Euronews"}))
+    assert authors_of(head) == ["Euronews"]
+
+
+def test_site_name_with_its_address_is_no_author() -> None:
+    head = '<meta name="author" content="Deutsche Welle (www.dw.com)">'
+    assert authors_of(head, lang="de") == []
