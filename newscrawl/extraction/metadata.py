@@ -30,6 +30,7 @@ from newscrawl.extraction.authors import (
     jsonld_authors,
 )
 from newscrawl.extraction.language import detect_language
+from newscrawl.extraction.titles import strip_title_furniture
 
 try:
     # The compiled scan (built by `pip install`, see setup.py): the same elements, one walk.
@@ -586,7 +587,7 @@ def find_headline(
             continue
         candidates.append(text)
     if not page_title:
-        return candidates[0] if candidates else None
+        return strip_title_furniture(candidates[0]) if candidates else None
     candidates.append(_strip_domain_prefix(split_title(html.unescape(page_title))))
     best, best_shared = candidates[-1], 0
     for candidate in candidates:
@@ -595,7 +596,7 @@ def find_headline(
         # The fullest echo of <title> wins; ties go to the more explicit source (og:title).
         if words and shared >= 0.5 * len(words) and shared > best_shared:
             best, best_shared = candidate, shared
-    return best
+    return strip_title_furniture(best)
 
 
 # Publish date ----------------------------------------------------------------------------
