@@ -111,7 +111,7 @@ _DOMAIN_PREFIX = re.compile(r"^\s*[\w-]+(?:\.[\w-]+)+\s*:\s+")
 _HEADLINE_WORD = re.compile(r"\w+")
 _MAX_H1 = 5
 _URL_DATE = re.compile(
-    r"/((?:19|20)\d{2})[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])(?:/|[_-]|\.html?|$)"
+    r"[/_-]((?:19|20)\d{2})[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])(?:/|[_-]|\.html?|$)"
 )
 # Year first, with dashes or (in some CMS meta tags) slashes: "2005/10/13 10:36:40".
 _ISO_DATE = re.compile(
@@ -739,7 +739,7 @@ def find_published_date(
 
 
 def _url_date(address: str | None) -> datetime | None:
-    """The date in a URL's path ("/2018/02/09/story.html"), if it has one."""
+    """The date in a URL's path ("/2018/02/09/story.html", "/story-20191115/"), if any."""
     if not address:
         return None
     match = _URL_DATE.search(urlsplit(address).path)

@@ -156,6 +156,19 @@ def test_url_gives_the_date_when_the_page_has_none() -> None:
 
 
 @pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://example.org/news/some-story-20191115/", datetime(2019, 11, 15, tzinfo=UTC)),
+        ("https://example.org/news/story_20191115.html", datetime(2019, 11, 15, tzinfo=UTC)),
+        # An id that merely starts like a date is no date.
+        ("https://example.org/news/story-201911151234/", None),
+    ],
+)
+def test_compact_url_dates(url: str, expected: datetime | None) -> None:
+    assert read(page_with(), url).published == expected
+
+
+@pytest.mark.parametrize(
     ("head", "body", "expected"),
     [
         # Meta names of older CMSs, one with slashes.
