@@ -188,7 +188,9 @@ def _import_peer(module: str, peer: str) -> Any:
             warnings.simplefilter("ignore")
             return importlib.import_module(module)
     except ImportError as exc:
-        raise PeerUnavailableError(f"metadata peer {peer!r} needs the {module!r} package") from exc
+        raise PeerUnavailableError(
+            f"metadata peer {peer!r} needs the {module!r} package: pip install 'newscrawl[bench]'"
+        ) from exc
 
 
 def _parse_peer_date(value: Any) -> datetime | None:
