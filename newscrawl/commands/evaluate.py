@@ -11,6 +11,14 @@ from typing import TYPE_CHECKING
 
 from newscrawl.evaluation.dataset import read_dataset
 from newscrawl.evaluation.errors import EvaluationError
+from newscrawl.evaluation.metadata_eval import (
+    METADATA_PEER_NAMES,
+    build_metadata_json,
+    evaluate_metadata,
+    format_metadata_report,
+    load_metadata_peers,
+    newscrawl_extractor,
+)
 from newscrawl.evaluation.peers import PEER_NAMES, load_peers
 from newscrawl.evaluation.report import build_json_report, format_text_report
 from newscrawl.evaluation.runner import (
@@ -68,6 +76,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "leaves out only that fold's sites (more training pages, K times the fits). Default "
         f"{DEFAULT_FOLDS}: one model per dataset, without any of its sites",
     )
+    parser.add_argument(
+        "--metadata", action="store_true",
+        help="score title, date, authors and language against the index's gold metadata "
+        f"(peers: {','.join(METADATA_PEER_NAMES)}; all of them unless --peers names some)",
+    )
 
 
 def load_out_of_sample_models(training_dir: Path, folds: int) -> OutOfSampleModels | None:
@@ -101,6 +114,8 @@ def describe_models(models: OutOfSampleModels) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Evaluate, print the tables and write the optional JSON and outputs."""
+    if args.metadata:
+        return run_metadata(args)
     try:
         datasets = [read_dataset(path) for path in args.datasets]
         peers = load_peers([name for name in args.peers.split(",") if name.strip()])
@@ -140,4 +155,23 @@ def run(args: argparse.Namespace) -> int:
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(build_json_report(result), indent=2) + "\n")
+    return 0
+
+
+def run_metadata(args: argparse.Namespace) -> int:
+    """Score newscrawl's metadata and its peers' against the gold metadata of the datasets."""
+    names = [name for name in args.peers.split(",") if name.strip()] or list(METADATA_PEER_NAMES)
+    if args.limit is not None and args.limit < 1:
+        print("newscrawl evaluate: --limit must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        extractors = {"newscrawl": newscrawl_extractor, **load_metadata_peers(names)}
+        summaries = evaluate_metadata(list(args.datasets), extractors, limit=args.limit)
+    except EvaluationError as exc:
+        print(f"newscrawl evaluate: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(format_metadata_report(summaries))
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(build_metadata_json(summaries), indent=2) + "\n")
     return 0

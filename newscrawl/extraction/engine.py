@@ -10,6 +10,7 @@ from newscrawl.extraction.dynamic_noise import remove_dynamic_noise
 from newscrawl.extraction.relevance import select_relevant_paragraphs
 from newscrawl.extraction.static_noise import remove_static_noise
 from newscrawl.extraction.template import SiteTemplate
+from newscrawl.extraction.titles import plain_title
 
 # Frozen, so one instance serves every call that brings no config of its own.
 _DEFAULT_CONFIG = ExtractionConfig()
@@ -29,6 +30,8 @@ def extract(
     Bytes are decoded as a browser would; `encoding` is the HTTP Content-Type charset, if any.
     """
     config = config or _DEFAULT_CONFIG
+    if title:
+        title = plain_title(title) or None
     document = parse_document(html, url=url, encoding=encoding)
     if template is not None and config.use_static_noise:
         remove_static_noise(document, template, config)

@@ -21,8 +21,17 @@ try:
 except ImportError:  # not built, or built for another lxml: the Python walk does the same job
     _compiled_body_text = None  # type: ignore[assignment]
 
-# Tags like "und" (undetermined) or "mul" say nothing about the page.
-_NON_LANGUAGES = frozenset({"und", "mul", "zxx", "mis", "xx"})
+# ISO 639-1: a declared tag outside it ("utf", "english", "x-default") names no language.
+_ISO_639_1 = frozenset(re.findall(
+    r"[a-z]{2}",
+    "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv "
+    "cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr "
+    "ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw "
+    "ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv "
+    "ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr "
+    "ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi "
+    "yo za zh zu",
+))
 _LANGUAGE_TAG = re.compile(r"^\s*([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*\s*$")
 _WORD = re.compile(r"\w+")
 _NO_TEXT_TAGS = frozenset({"script", "style", "noscript", "template"})
@@ -32,6 +41,13 @@ _SAMPLE_CHARS = 3000
 _BEYOND_LATIN = re.compile("[^\u0000-\u036f]")
 _MIN_STOPWORD_HITS = 3
 _MIN_STOPWORD_SHARE = 0.08
+# Declared languages a CMS sets by default whatever the text: only these are checked against
+# the text, so other pages pay nothing for it.
+_OVERRULED_DECLARATIONS = frozenset({"en"})
+# The text overrules the declared language when the guess has this many times the stop words
+# of the declared language and of any other.
+_CLEAR_DISAGREEMENT = 2.5
+_MIN_OVERRULING_HITS = 5
 
 _STOPWORDS: dict[str, frozenset[str]] = {
     lang: frozenset(words.split())
@@ -72,6 +88,13 @@ _STOPWORDS: dict[str, frozenset[str]] = {
         "его только для был мы бы они ее при уже",
         "uk": "і в не на що з та до як це у але за від по він його була було ми вони "
         "для також її які який щоб є",
+        # Pages in these are often tagged lang="en" by their CMS: the text must tell.
+        "sw": "na ya wa kwa za la katika ni kuwa cha hiyo hii huo yake wake pia lakini au "
+        "kama hadi baada ambao ambayo zaidi wakati hivyo kutoka bado sana vya hayo",
+        "zu": "futhi ukuthi kanye uma noma ngoba lokho lapho kusho wathi yena bona "
+        "ngesikhathi kuze manje ngokuthi kusukela kodwa abantu",
+        "xh": "kwaye kunye xa okanye ngoko uthe naye ukuze ngexesha kuba esi eli oku "
+        "ukuba kodwa abantu",
     }.items()
 }
 
@@ -99,7 +122,7 @@ def normalise_language_tag(tag: str | None) -> str | None:
     if match is None:
         return None
     code = match.group(1).lower()
-    return None if code in _NON_LANGUAGES else code
+    return code if code in _ISO_639_1 else None
 
 
 def read_declared_language(
@@ -162,8 +185,12 @@ def _arabic_script_language(sample: str) -> str:
     return "ar"
 
 
-def detect_text_language(text: str) -> str | None:
-    """Guess the language of a text, or None when the text is too short or unclear."""
+def detect_text_language(text: str, *, declared: str | None = None) -> str | None:
+    """Guess the language of a text, or None when the text is too short or unclear.
+
+    With `declared`, return the guess only when the text clearly disagrees with it: the
+    declared language's stop words are rare where the guessed one's are common.
+    """
     sample = text[:_SAMPLE_CHARS]
     by_script = _dominant_script_language(sample)
     if by_script is not None:
@@ -172,12 +199,22 @@ def detect_text_language(text: str) -> str | None:
     if not words:
         return None
     counts = Counter(words)
-    best_language, best_hits = None, 0
+    best_language, best_hits, second_hits, declared_hits = None, 0, 0, 0
     for language, stopwords in _STOPWORDS.items():
         # `dict.get` mapped in C: a generator here costs more than the rest of the guess.
         hits = sum(map(counts.get, stopwords, repeat(0)))
         if hits > best_hits:
-            best_language, best_hits = language, hits
+            best_language, best_hits, second_hits = language, hits, best_hits
+        elif hits > second_hits:
+            second_hits = hits
+        if language == declared:
+            declared_hits = hits
+    if declared is not None:
+        # Agglutinating languages (isiZulu, isiXhosa) have few stop words, so the share test
+        # below would never pass: against a declaration, a clear margin decides instead.
+        runner_up = max(declared_hits, second_hits, 1)
+        clear = best_hits >= _MIN_OVERRULING_HITS and best_hits >= _CLEAR_DISAGREEMENT * runner_up
+        return best_language if clear and best_language != declared else None
     if best_hits < _MIN_STOPWORD_HITS or best_hits < _MIN_STOPWORD_SHARE * len(words):
         return None
     return best_language
@@ -229,6 +266,9 @@ def detect_language(
     if isinstance(source, str):
         return detect_text_language(source)
     declared = read_declared_language(source, meta_elements=meta_elements)
-    if declared is not None:
+    if declared is not None and declared not in _OVERRULED_DECLARATIONS:
         return declared
-    return detect_text_language(text if text is not None else _read_body_text(source))
+    found = detect_text_language(
+        text if text is not None else _read_body_text(source), declared=declared
+    )
+    return found or declared

@@ -23,7 +23,14 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 from lxml.html import HtmlElement
 
+from newscrawl.extraction.authors import (
+    clean_author_names,
+    dedupe_names,
+    is_agency,
+    jsonld_authors,
+)
 from newscrawl.extraction.language import detect_language
+from newscrawl.extraction.titles import strip_title_furniture
 
 try:
     # The compiled scan (built by `pip install`, see setup.py): the same elements, one walk.
@@ -104,7 +111,7 @@ _DOMAIN_PREFIX = re.compile(r"^\s*[\w-]+(?:\.[\w-]+)+\s*:\s+")
 _HEADLINE_WORD = re.compile(r"\w+")
 _MAX_H1 = 5
 _URL_DATE = re.compile(
-    r"/((?:19|20)\d{2})[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])(?:/|[_-]|\.html?|$)"
+    r"[/_-]((?:19|20)\d{2})[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])(?:/|[_-]|\.html?|$)"
 )
 # Year first, with dashes or (in some CMS meta tags) slashes: "2005/10/13 10:36:40".
 _ISO_DATE = re.compile(
@@ -193,27 +200,6 @@ _MARKED_DATES = etree.XPath('//@itemprop[.="datePublished"]/.. | //time[@pubdate
 # Its first half: a page without `<time pubdate>` (nearly all) needs one walk fewer.
 _ITEMPROP_DATES = etree.XPath('//@itemprop[.="datePublished"]/..')
 _BYLINE_NOISE_CLASS = re.compile(r"comment|avatar|bio|img|image|photo|social|share", re.I)
-_AUTHOR_PREFIX = re.compile(
-    r"^(?:(?:written|posted|reported|story|text|words|edited)\s+)?by[:\s]+|^from\s+|^author[:\s]+",
-    re.IGNORECASE,
-)
-_AUTHOR_SPLIT = re.compile(r"\s*(?:,|;|\||&|\band\b|\bund\b|\bet\b|\by\b|\bwith\b)\s*", re.I)
-# Words that mark a byline fragment as something other than a person's name. Month names
-# are left out: "April", "June" and "Jan" are also first names, and dates carry digits,
-# which reject a fragment anyway.
-_AUTHOR_JUNK = re.compile(
-    r"\b(?:published|updated|posted|modified|minutes?|min|read|reading|time|staff|writer|"
-    r"reporter|editor|correspondent|contributor|columnist|associated press|reuters|"
-    r"share|follow|email|twitter|facebook|comments?|photos?|video|am|pm|gmt|utc|edt|est|"
-    r"pdt|pst|bst|ago|today|yesterday|times|news|tribune|press|journal|herald|gazette|"
-    r"magazine|newsroom|network|media|agency|desk|team|bureau|wires?|producers?|service|"
-    r"online|digital|editorial|sources?|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
-    re.IGNORECASE,
-)
-# "JENNIFER BAIN in Boston": the dateline is not part of the name.
-_AUTHOR_PLACE = re.compile(r"\s+(?:in|at|for|from)\s+[A-Z].*$")
-_MAX_AUTHOR_WORDS = 5
-_MAX_AUTHORS = 10
 # The tags read below, gathered in one walk of the tree: each walk of a large page costs about
 # as much as everything done with the few elements it finds.
 _INDEXED_TAGS = ("meta", "script", "link", "title", "h1", "time", "figure", "abbr")
@@ -601,7 +587,7 @@ def find_headline(
             continue
         candidates.append(text)
     if not page_title:
-        return candidates[0] if candidates else None
+        return strip_title_furniture(candidates[0]) if candidates else None
     candidates.append(_strip_domain_prefix(split_title(html.unescape(page_title))))
     best, best_shared = candidates[-1], 0
     for candidate in candidates:
@@ -610,7 +596,7 @@ def find_headline(
         # The fullest echo of <title> wins; ties go to the more explicit source (og:title).
         if words and shared >= 0.5 * len(words) and shared > best_shared:
             best, best_shared = candidate, shared
-    return best
+    return strip_title_furniture(best)
 
 
 # Publish date ----------------------------------------------------------------------------
@@ -753,7 +739,7 @@ def find_published_date(
 
 
 def _url_date(address: str | None) -> datetime | None:
-    """The date in a URL's path ("/2018/02/09/story.html"), if it has one."""
+    """The date in a URL's path ("/2018/02/09/story.html", "/story-20191115/"), if any."""
     if not address:
         return None
     match = _URL_DATE.search(urlsplit(address).path)
@@ -908,34 +894,6 @@ def _find_date_with_htmldate(root: HtmlElement, url: str | None) -> datetime | N
 # Authors ---------------------------------------------------------------------------------
 
 
-def clean_author_names(raw: str) -> list[str]:
-    """Split a byline into person names, dropping "By", dates, roles and "Minute Read"."""
-    text = _WHITESPACE.sub(" ", raw).strip()
-    if not text or ("@" in text and " " not in text) or text.startswith(("http:", "https:")):
-        return []
-    names: list[str] = []
-    for part in _AUTHOR_SPLIT.split(_AUTHOR_PREFIX.sub("", text)):
-        name = _AUTHOR_PREFIX.sub("", part.strip(" .:-\u2013\u2014|·•")).strip(" .:-")
-        name = _AUTHOR_PLACE.sub("", name)
-        if not name or "@" in name or _AUTHOR_JUNK.search(name) or _has_digit(name):
-            continue
-        words = name.split()
-        # "Ed Hornick CNN": a trailing acronym names the outlet, not the person.
-        if len(words) > 2 and words[-1].isupper() and not words[0].isupper():
-            words = words[:-1]
-            name = " ".join(words)
-        # One word is a handle ("byjdoe"), an outlet ("CNN") or a fragment, rarely a person.
-        if not 2 <= len(words) <= _MAX_AUTHOR_WORDS:
-            continue
-        if name.lower() not in {n.lower() for n in names}:
-            names.append(name)
-    return names
-
-
-def _has_digit(text: str) -> bool:
-    return any(char.isdigit() for char in text)
-
-
 def _byline_elements(
     root: HtmlElement, marked: MarkedElements | None = None
 ) -> Iterator[HtmlElement]:
@@ -974,35 +932,50 @@ def find_authors(
     *,
     marked: MarkedElements | None = None,
 ) -> list[str]:
-    """Return author names from JSON-LD, then meta tags, then a byline in the markup."""
-    publisher = (site_name or "").lower()
+    """Return author names from JSON-LD, then meta tags, then a byline in the markup.
+
+    People come first, wherever found: the visible byline wins over an organisation in the
+    structured data. Without a person, an agency or the publication itself is the author when
+    the structured data names it so (Fundus and news-please users expect "dpa", "Euronews").
+    """
+    publisher = (site_name or "").strip().casefold()
+    people: list[str] = []
+    organisations: list[str] = []
     for article in articles:
-        raws = _jsonld_names(article.get("author"))
-        names = [n for raw in raws for n in clean_author_names(raw) if n.lower() != publisher]
-        if names:
-            return _dedupe(names)
+        people, organisations = jsonld_authors(article.get("author"))
+        if people or organisations:
+            break
+    meta_raws = [raw for key in _AUTHOR_META for raw in metas.get(key, [])]
+    # Names in the structured data that are the publication (a "Person" named "Euronews").
+    publication = [raw for raw in chain(people, meta_raws) if raw.strip().casefold() == publisher]
+    known = frozenset(name.strip().casefold() for name in chain(organisations, publication))
+
+    def person_names(raws: Iterable[str]) -> list[str]:
+        names = (n for raw in raws for n in clean_author_names(raw, organisations=known))
+        return [n for n in names if n.casefold() != publisher and n.casefold() not in known
+                or is_agency(n)]
+
+    names = person_names(people)
+    if names:
+        # Agency copy credited beside the reporter: "Paula Steiger" and the Organization "SDA".
+        return dedupe_names(names + [o.strip() for o in organisations
+                                     if o.strip().casefold() != publisher])
     for key in _AUTHOR_META:
-        raws = metas.get(key, [])
-        names = [n for raw in raws for n in clean_author_names(raw) if n.lower() != publisher]
+        names = person_names(metas.get(key, []))
         if names:
-            return _dedupe(names)
+            return dedupe_names(names)
     for element in _byline_elements(root, marked):
         itemprop_name = element.find('.//*[@itemprop="name"]')
         source = itemprop_name if itemprop_name is not None else element
         text = source.get("content") or source.text_content()
         if len(text) > 200:  # a whole article block carrying an "author" class
             continue
-        names = [n for n in clean_author_names(text) if n.lower() != publisher]
+        names = person_names([text])
         if names:
-            return _dedupe(names)
-    return []
-
-
-def _dedupe(names: list[str]) -> list[str]:
-    seen: dict[str, str] = {}
-    for name in names:
-        seen.setdefault(name.lower(), name)
-    return list(seen.values())[:_MAX_AUTHORS]
+            return dedupe_names(names)
+    fallback = [name for name in chain(publication, organisations)
+                if name.strip().casefold() == publisher or is_agency(name.strip())]
+    return dedupe_names([name.strip() for name in fallback])
 
 
 # Canonical URL and top image -------------------------------------------------------------

@@ -65,6 +65,10 @@ def test_detect_text_language_returns_none_when_unclear(text: str) -> None:
         ("DE", "de"),
         (" fr ", "fr"),
         ("und", None),
+        # Not ISO 639-1: a charset or a made-up tag declares no language.
+        ("utf", None),
+        ("utf-8", None),
+        ("xx", None),
         ("", None),
         (None, None),
         ("english", None),
@@ -159,3 +163,27 @@ def test_script_test_matches_counting_letters_first_on_any_text(sample: str) -> 
     from newscrawl.extraction.language import _dominant_script_language
 
     assert _dominant_script_language(sample) == _script_language_counting_letters_first(sample)
+
+
+def _tagged_page(lang: str, text: str) -> lxml.html.HtmlElement:
+    return lxml.html.document_fromstring(f'<html lang="{lang}"><body><p>{text}</p></body></html>')
+
+
+def test_text_overrules_a_default_english_tag_when_it_clearly_disagrees() -> None:
+    swahili = ("Rais amesema kuwa serikali itaendelea na mpango huo katika mwaka ujao, "
+               "lakini wananchi wa eneo hilo wanasema kwamba bado hawajaona mabadiliko yoyote "
+               "kwa sababu ya ukosefu wa fedha na pia hadi sasa hakuna taarifa zaidi ambayo "
+               "zimetolewa na wizara ya fedha au ofisi ya mkuu wa mkoa. ") * 2
+    zulu = ("Uthe uma kukhona into engahambi kahle, kufanele abantu bakhulume ngoba lokho "
+            "kusho ukuthi bayanakekela futhi ngesikhathi esizayo kuze kube manje, kodwa "
+            "yena wathi bona kanye nomphakathi ngokuthi kusukela namhlanje. ") * 2
+    assert detect_language(_tagged_page("en", swahili)) == "sw"
+    assert detect_language(_tagged_page("en", zulu)) == "zu"
+
+
+def test_declared_language_stays_when_the_text_agrees_or_is_unclear() -> None:
+    english = "The minister said that the plan would go ahead in the new year. " * 5
+    assert detect_language(_tagged_page("en", english)) == "en"
+    assert detect_language(_tagged_page("en", "Kodwa")) == "en"
+    # Only a default-looking tag is checked: a German tag is trusted as it is.
+    assert detect_language(_tagged_page("de", english)) == "de"

@@ -156,6 +156,19 @@ def test_url_gives_the_date_when_the_page_has_none() -> None:
 
 
 @pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://example.org/news/some-story-20191115/", datetime(2019, 11, 15, tzinfo=UTC)),
+        ("https://example.org/news/story_20191115.html", datetime(2019, 11, 15, tzinfo=UTC)),
+        # An id that merely starts like a date is no date.
+        ("https://example.org/news/story-201911151234/", None),
+    ],
+)
+def test_compact_url_dates(url: str, expected: datetime | None) -> None:
+    assert read(page_with(), url).published == expected
+
+
+@pytest.mark.parametrize(
     ("head", "body", "expected"),
     [
         # Meta names of older CMSs, one with slashes.
@@ -352,10 +365,28 @@ def test_parse_date(value: str, expected: datetime | None) -> None:
         ("By Ann Lee, Staff Writer", ["Ann Lee"]),
         ("JENNIFER BAIN in Boston", ["JENNIFER BAIN"]),
         ("Posted by: Tom Ray | Updated 2 hours ago", ["Tom Ray"]),
-        ("CNN", []),
+        # A desk or agency that is the whole byline is the author, as the page gives it.
+        ("CNN", ["CNN"]),
         ("https://www.facebook.com/someone", []),
         ("jane@example.com", []),
-        ("Associated Press", []),
+        ("Associated Press", ["Associated Press"]),
+        ("Von dpa", ["dpa"]),
+        ("von David Straub", ["David Straub"]),
+        ("Par Le Figaro", ["Le Figaro"]),
+        ("Por Ana García y Luis Pérez", ["Ana García", "Luis Pérez"]),
+        ("Av Kari Nordmann og Ola Nordmann", ["Kari Nordmann", "Ola Nordmann"]),
+        ("Di Viviana Mazza", ["Viviana Mazza"]),
+        ("Текст: Ярослав Кузишин", ["Ярослав Кузишин"]),
+        ("신현주 기자", ["신현주"]),
+        ("Elena Oberholzer (obe)", ["Elena Oberholzer"]),
+        ("(Image: Getty Images)", []),
+        ("View author archive", []),
+        ("Sie haben einen Fehler gefunden?", []),
+        ("Deutsche Welle (www.dw.com)", []),
+        ("Finian Cunningham. Sputnik International", ["Finian Cunningham"]),
+        ("Jasper Riemann und Barbara Schneider", ["Jasper Riemann", "Barbara Schneider"]),
+        ("Anna Berg, Tom Ray and Lea Kurz", ["Anna Berg", "Tom Ray", "Lea Kurz"]),
+        ("John Doe (john@example.com)", ["John Doe"]),
         ("April Ryan", ["April Ryan"]),
         ("Ed Hornick CNN", ["Ed Hornick"]),
         ("byamberphillips", []),

@@ -1,0 +1,153 @@
+"""Author names from a byline: prefixes, suffixes, credits and interface text removed.
+
+A byline may name people or, for agency and desk copy, an organisation ("AP", "dpa",
+"BBC News"): organisations are kept in the form the page gives when they are the byline.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WHITESPACE = re.compile(r"\s+")
+# Byline prefixes in the dev sets' languages, and roles said before the name.
+_AUTHOR_PREFIX = re.compile(
+    r"^(?:(?:written|posted|reported|story|text|words|edited|compiled)\s+)?by[:\s]+"
+    r"|^(?:from|von|par|por|av|di|door|af|autor(?:in)?:?|auteur\s*:|author:?|"
+    r"redacci[oó]n:?|texto?:|текст:|автор:|источник:)\s+",
+    re.IGNORECASE,
+)
+# Titles and roles said after the name: "신현주 기자", "山田太郎 記者".
+_AUTHOR_SUFFIX = re.compile(r"\s*(?:기자|특파원|선임기자|記者|特派員|编辑|記)$")
+# A bracketed tail is initials ("(obe)"), an address ("(www.dw.com)") or a credit.
+_BRACKETED_TAIL = re.compile(r"\s*[(\[][^)\]]*[)\]]\s*$")
+_WEB_ADDRESS = re.compile(r"www\.|\w\.(?:com|org|net|de|ch|at|fr|uk|es|it)\b", re.I)
+_BRACKETED = re.compile(r"^\s*[(\[].*[)\]]\s*$")
+_AUTHOR_SPLIT = re.compile(
+    r"\s*(?:,|;|\||&|\+|/|\band\b|\bund\b|\bet\b|\by\b|\be\b|\bog\b|\bi\b|\bwith\b|\bmit\b)\s*",
+    re.I,
+)
+# Words that mark a fragment as something other than a name. Month names are left out:
+# "April", "June" and "Jan" are also first names, and dates carry digits, rejected anyway.
+_AUTHOR_JUNK = re.compile(
+    r"\b(?:published|updated|posted|modified|minutes?|min|read|reading|time|staff|writer|"
+    r"reporter|editor|correspondent|contributor|columnist|share|follow|email|e-mail|twitter|"
+    r"facebook|comments?|photos?|image|images|getty|video|am|pm|gmt|utc|edt|est|pdt|pst|bst|"
+    r"ago|today|yesterday|view|archive|profile|more|articles?|stories|subscribe|newsletter|"
+    r"fehler|gefunden|artikel|mehr|weitere|foto|bild|quelle|source|sources|times|news|tribune|"
+    r"press|journal|herald|gazette|magazine|newsroom|network|media|agency|desk|team|bureau|"
+    r"wires?|producers?|service|online|digital|editorial|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    re.IGNORECASE,
+)
+# Agencies and desks, accepted as a whole byline although one word or an organisation's name.
+_AGENCIES = frozenset(
+    name.casefold()
+    for name in (
+        "AP", "Associated Press", "The Associated Press", "dpa", "Deutsche Presse-Agentur",
+        "Reuters", "AFP", "Agence France-Presse", "EFE", "ANSA", "APA", "KNA", "epd", "SDA",
+        "Keystone-SDA", "SID", "PA", "PA Media", "Press Association", "Bloomberg", "Xinhua",
+        "TASS", "Interfax", "Kyodo", "Yonhap", "EPA", "Europa Press", "AAP", "CP",
+        "The Canadian Press", "Canadian Press", "UPI", "ANP", "NTB", "TT", "Ritzau", "PAP",
+        "ČTK", "MTI", "BBC News", "CNN", "dpa-AFX", "AFP/dpa", "RIA Novosti", "Lusa",
+    )
+)
+# "JENNIFER BAIN in Boston": the dateline is not part of the name.
+_AUTHOR_PLACE = re.compile(r"\s+(?:in|at|for|from)\s+[A-Z].*$")
+# "Finian Cunningham. Sputnik International": an outlet after the name's full stop.
+_OUTLET_TAIL = re.compile(r"(?<=[^\s.]{3})\.\s+\S.*$")
+_MAX_AUTHOR_WORDS = 5
+_MAX_AUTHORS = 10
+_STRIP = " .:-\u2013\u2014|·•,"
+
+
+def is_agency(name: str) -> bool:
+    """Whether the name is a news agency or desk byline ("dpa", "AP", "BBC News")."""
+    return name.casefold() in _AGENCIES
+
+
+def clean_author_names(raw: str, *, organisations: frozenset[str] = frozenset()) -> list[str]:
+    """Split a byline into names, dropping prefixes, roles, credits, dates and interface text.
+
+    `organisations` (case-folded) are names accepted as they are, like the agencies: the
+    page's own organisation authors, such as a JSON-LD `Organization`.
+    """
+    text = _WHITESPACE.sub(" ", raw).strip(_STRIP)
+    if not text or text.startswith(("http:", "https:", "www.")) or "?" in text:
+        return []
+    if ("@" in text and " " not in text) or _BRACKETED.match(text):
+        return []
+    names: list[str] = []
+    for part in _AUTHOR_SPLIT.split(_AUTHOR_PREFIX.sub("", text)):
+        name = clean_author_name(part, organisations)
+        if name and name.casefold() not in {n.casefold() for n in names}:
+            names.append(name)
+    return names[:_MAX_AUTHORS]
+
+
+def clean_author_name(part: str, organisations: frozenset[str] = frozenset()) -> str | None:
+    """One byline fragment as a name, or None when it is not one."""
+    name = _AUTHOR_PREFIX.sub("", part.strip(_STRIP)).strip(_STRIP)
+    tail = _BRACKETED_TAIL.search(name)
+    if tail is not None:
+        # "Deutsche Welle (www.dw.com)": a name with a web address is the site, not a person.
+        if "@" not in tail.group() and _WEB_ADDRESS.search(tail.group()):
+            return None
+        name = name[: tail.start()]
+    name = _AUTHOR_SUFFIX.sub("", name).strip(_STRIP)
+    if not name or "@" in name:
+        return None
+    folded = name.casefold()
+    if folded in _AGENCIES or folded in organisations:
+        return name
+    name = _AUTHOR_PLACE.sub("", name)
+    if " " in name:
+        name = _OUTLET_TAIL.sub("", name)
+    if _AUTHOR_JUNK.search(name) or any(char.isdigit() for char in name):
+        return None
+    words = name.split()
+    # "Ed Hornick CNN": a trailing acronym names the outlet ("André Oliver KLEIN" a surname).
+    if len(words) > 2 and len(words[-1]) <= 4 and words[-1].isupper() and not words[0].isupper():
+        words = words[:-1]
+        name = " ".join(words)
+    if len(words) == 1 and _is_cjk_name(name):
+        return name
+    # One word is a handle ("byjdoe"), an outlet or a fragment, rarely a person.
+    if not 2 <= len(words) <= _MAX_AUTHOR_WORDS:
+        return None
+    return name
+
+
+def _is_cjk_name(name: str) -> bool:
+    """A Korean, Chinese or Japanese name is written without spaces, in 2 to 4 characters."""
+    return 2 <= len(name) <= 4 and all(
+        "\u3040" <= char <= "\u30ff" or "\u4e00" <= char <= "\u9fff" or "\uac00" <= char <= "\ud7a3"
+        for char in name
+    )
+
+
+def dedupe_names(names: list[str]) -> list[str]:
+    """The names once each, ignoring case, in order; at most `_MAX_AUTHORS`."""
+    seen: dict[str, str] = {}
+    for name in names:
+        seen.setdefault(name.casefold(), name)
+    return list(seen.values())[:_MAX_AUTHORS]
+
+
+def jsonld_authors(value: object) -> tuple[list[str], list[str]]:
+    """(people, organisations) named by a JSON-LD `author` value, in order."""
+    people: list[str] = []
+    organisations: list[str] = []
+    for item in value if isinstance(value, list) else [value]:
+        if isinstance(item, str):
+            (organisations if is_agency(item.strip()) else people).append(item)
+        elif isinstance(item, dict):
+            name = item.get("name")
+            if isinstance(name, list):
+                name = next((n for n in name if isinstance(n, str)), None)
+            if not isinstance(name, str) or not name.strip():
+                continue
+            types = item.get("@type")
+            kinds = {types} if isinstance(types, str) else set(types or [])
+            is_organisation = bool(kinds & {"Organization", "NewsMediaOrganization"})
+            (organisations if is_organisation else people).append(name)
+    return people, organisations

@@ -1,0 +1,95 @@
+"""Golden author tests over small handwritten pages in several languages."""
+
+import json
+
+import lxml.html
+import pytest
+
+from newscrawl.extraction.metadata import extract_metadata
+
+
+def authors_of(head: str = "", body: str = "", lang: str = "en") -> list[str]:
+    page = f'<html lang="{lang}"><head>{head}</head><body>{body}<p>Text.</p></body></html>'
+    return extract_metadata(lxml.html.document_fromstring(page), None).authors
+
+
+def jsonld(author: object) -> str:
+    data = {"@context": "https://schema.org", "@type": "NewsArticle", "headline": "H",
+            "author": author}
+    return f'<script type="application/ld+json">{json.dumps(data)}</script>'
+
+
+def test_agency_in_jsonld_wins_over_interface_text() -> None:
+    body = ('<div class="author-box"><a href="/a">View author archive</a></div>'
+            '<p class="byline">By Associated Press</p>')
+    assert authors_of(jsonld(["Associated Press"]), body) == ["Associated Press"]
+
+
+def test_visible_person_byline_wins_over_an_organisation_in_jsonld() -> None:
+    head = jsonld({"@type": "Organization", "name": "Deutsche Welle (www.dw.com)"})
+    body = '<div class="author">Julia Vergin und Clare Roth</div>'
+    assert authors_of(head, body, "de") == ["Julia Vergin", "Clare Roth"]
+
+
+def test_organisation_in_jsonld_is_the_author_without_a_person() -> None:
+    head = ('<meta property="og:site_name" content="DER SPIEGEL">'
+            + jsonld({"@type": "Organization", "name": "DER SPIEGEL"}))
+    assert authors_of(head, lang="de") == ["DER SPIEGEL"]
+
+
+def test_agency_byline_is_kept_in_the_page_form() -> None:
+    assert authors_of(body='<span class="byline">Von dpa</span>', lang="de") == ["dpa"]
+
+
+def test_jsonld_people_are_cleaned_of_initials_and_outlets() -> None:
+    head = jsonld([{"@type": "Person", "name": "Elena Oberholzer (obe)"},
+                   {"@type": "Person", "name": "Finian Cunningham. Sputnik International"}])
+    assert authors_of(head, lang="de") == ["Elena Oberholzer", "Finian Cunningham"]
+
+
+@pytest.mark.parametrize(
+    ("byline", "lang", "expected"),
+    [
+        ("Par Marie Dupont et Jean Martin", "fr", ["Marie Dupont", "Jean Martin"]),
+        ("Por Ana García y Luis Pérez", "es", ["Ana García", "Luis Pérez"]),
+        ("Di Viviana Mazza", "it", ["Viviana Mazza"]),
+        ("Av Ingrid Treborg og Marlene Lundberg Holm", "no",
+         ["Ingrid Treborg", "Marlene Lundberg Holm"]),
+        ("Текст: Ярослав Кузишин", "ru", ["Ярослав Кузишин"]),
+        ("신현주 기자", "ko", ["신현주"]),
+    ],
+)
+def test_byline_prefixes_and_suffixes_by_language(
+    byline: str, lang: str, expected: list[str]
+) -> None:
+    assert authors_of(body=f'<div class="byline">{byline}</div>', lang=lang) == expected
+
+
+@pytest.mark.parametrize(
+    "junk",
+    [
+        "(Image: Getty Images)",
+        "Sie haben einen Fehler gefunden?",
+        "View author archive",
+        "only@example.com",
+    ],
+)
+def test_junk_bylines_give_no_author(junk: str) -> None:
+    assert authors_of(body=f'<div class="byline">{junk}</div>') == []
+
+
+def test_agency_organisation_beside_a_person_in_jsonld_is_kept() -> None:
+    head = jsonld([{"@type": "Person", "name": "Paula Steiger"},
+                   {"@type": "Organization", "name": "SDA"}])
+    assert authors_of(head, lang="de") == ["Paula Steiger", "SDA"]
+
+
+def test_publication_named_as_the_author_is_returned_without_a_person() -> None:
+    head = ('<meta property="og:site_name" content="Euronews">'
+            + jsonld({"@type": "Person", "name": "Euronews"}))
+    assert authors_of(head) == ["Euronews"]
+
+
+def test_site_name_with_its_address_is_no_author() -> None:
+    head = '<meta name="author" content="Deutsche Welle (www.dw.com)">'
+    assert authors_of(head, lang="de") == []
