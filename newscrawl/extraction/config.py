@@ -14,7 +14,9 @@ class ExtractionConfig:
     """Thresholds and stage switches; `ExtractionConfig()` is the best default."""
 
     name: str = "default"
-    revision: int = 1
+    # Bumped when the same page and template give another article: stored templates of another
+    # revision are re-learned (2: markup spacing in the walk, decoding, block selection).
+    revision: int = 2
 
     # Stage switches (for ablation).
     use_static_noise: bool = True
@@ -90,7 +92,7 @@ class ExtractionConfig:
         """The two seed papers as written: support = N, alpha=50, beta=0.2, 0.6 and 100."""
         return cls(
             name="paper",
-            revision=1,
+            revision=2,
             use_block_scorer=False,
             static_support=1.0,
             static_min_pages=1,

@@ -80,8 +80,8 @@ def test_paper_configuration_holds_the_published_thresholds() -> None:
     assert (paper.dynamic_alpha, paper.dynamic_beta) == (50, 0.2)
     assert paper.static_support == 1.0
     assert (paper.title_similarity, paper.paragraph_possibility) == (0.6, 100.0)
-    assert paper.version == "paper-1"
-    assert ExtractionConfig().version == "default-1"
+    assert paper.version == "paper-2"
+    assert ExtractionConfig().version == "default-2"
     with pytest.raises(dataclasses.FrozenInstanceError):
         paper.dynamic_alpha = 1  # type: ignore[misc]
 
