@@ -107,12 +107,12 @@ def select_blocks_by_score(
     probabilities = np.zeros(len(features))
     rows = features[scored]
     probabilities[scored] = _heuristic_scores(rows) if model is None else model.predict_proba(rows)
-    keep = pick_likely_blocks(
-        probabilities,
-        config.block_threshold,
-        config.best_block_share,
-        _prose_mask(document, features, config.fill_link_fraction),
-    )
+    prose = _prose_mask(document, features, config.fill_link_fraction)
+    if config.best_block_share and not (prose & (probabilities >= config.block_threshold)).any():
+        # The best guess will pick among these: only text that reads as words, never a run of
+        # symbols (a binary body decoded as text). Checked only then: it reads every character.
+        prose &= _lettered_mask(document)
+    keep = pick_likely_blocks(probabilities, config.block_threshold, config.best_block_share, prose)
     if config.drop_static_blocks:
         keep &= features[:, FEATURE_NAMES.index("static_fraction")] < config.static_block_fraction
     kept: list[int] = np.flatnonzero(keep).tolist()
@@ -172,6 +172,16 @@ def _prose_mask(document: Document, features: np.ndarray, max_link_fraction: flo
         & (features[:, FEATURE_NAMES.index("is_title")] <= 0)
         & (features[:, FEATURE_NAMES.index("link_fraction")] < max_link_fraction)
     )
+
+
+def _lettered_mask(document: Document) -> np.ndarray:
+    """The blocks whose characters, spaces aside, are at least half letters (any script)."""
+    lettered = np.zeros(len(document.segments), dtype=bool)
+    for i, segment in enumerate(document.segments):
+        text = segment.text
+        letters = sum(map(str.isalpha, text))
+        lettered[i] = 2 * letters >= len(text) - text.count(" ")
+    return lettered
 
 
 def _heuristic_scores(features: np.ndarray) -> np.ndarray:

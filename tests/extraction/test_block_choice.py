@@ -56,3 +56,12 @@ def test_extract_on_a_page_of_links_gives_no_text_from_the_fallback() -> None:
     # Every block is a link: none is prose, so the best guess adds nothing.
     links = "".join(f"<li><a href='/p{k}'>Story number {k}</a></li>" for k in range(20))
     assert "Story number" not in extract(f"<html><body><ul>{links}</ul></body></html>").text
+
+
+def test_extract_on_a_body_of_symbols_gives_no_text_from_the_fallback() -> None:
+    # A binary body served as HTML: no block scores, and symbols are no best guess.
+    noise = "".join(chr(c) for c in range(33, 127) if not chr(c).isalpha() and c not in (38, 60))
+    page = f"<html><body><p>{noise * 3}</p><p>{noise[::-1] * 2} ab</p></body></html>"
+    assert extract(page).text == ""
+    words = "<p>Ferry timetable changes tonight for the harbour line riders</p>"
+    assert "Ferry timetable" in extract(page.replace("</body>", words + "</body>")).text
