@@ -15,45 +15,46 @@ from newscrawl.storage.feed_repository import FeedRepository
 from newscrawl.storage.page_repository import PageRepository
 from newscrawl.storage.records import ArticleRecord, PageRecord
 
-NOW = datetime.now(UTC).replace(microsecond=0)
 LIVE = "http://ledger.example/world/rss.xml"
 DEAD = "http://gone.example/feed.xml"
 
 
 def fill_database(engine: Engine) -> None:
+    # Taken now, not at import: a long suite reaches this test after the feed would be due.
+    now = datetime.now(UTC).replace(microsecond=0)
     feeds = FeedRepository(engine)
     feeds.register_feed(LIVE, site="ledger.example", category="world")
     feeds.record_fetched(
-        LIVE, polled_at=NOW, next_poll_at=NOW + timedelta(minutes=15), interval_seconds=900.0,
+        LIVE, polled_at=now, next_poll_at=now + timedelta(minutes=15), interval_seconds=900.0,
         status=200, etag='"a"', last_modified=None, entries=20, new_entries=5,
     )
     feeds.register_feed(DEAD, site="gone.example", category=None)
     for _ in range(2):
         feeds.record_failure(
-            DEAD, polled_at=NOW, error="HTTP 500", status=500, max_failures=2,
+            DEAD, polled_at=now, error="HTTP 500", status=500, max_failures=2,
             backoff=timedelta(minutes=1),
         )
     pages = PageRepository(engine)
     for name in ("a", "b", "c"):
         pages.store_page(PageRecord(
             url=f"http://ledger.example/world/{name}.html", site="ledger.example",
-            category="world", body=b"<p>pending</p>", fetched_at=NOW,
+            category="world", body=b"<p>pending</p>", fetched_at=now,
         ))
     ArticleRepository(engine).save_article(
         ArticleRecord(
             url="http://ledger.example/world/x.html", title="X", text="Some words here.",
             html="<p>Some words here.</p>", site="ledger.example", category="world",
-            fetched_at=NOW, extracted_at=NOW, extraction_method="single",
+            fetched_at=now, extracted_at=now, extraction_method="single",
             config_version="default-1",
         ),
         page_id=None,
         page=PageRecord(url="http://ledger.example/world/x.html", site="ledger.example",
-                        category="world", body=b"<p>x</p>", fetched_at=NOW),
+                        category="world", body=b"<p>x</p>", fetched_at=now),
     )
     runs = CrawlRunRepository(engine)
-    run_id = runs.start_run(spider="rss", worker="host:1", started_at=NOW)
+    run_id = runs.start_run(spider="rss", worker="host:1", started_at=now)
     runs.finish_run(
-        run_id, finished_at=NOW, reason="finished",
+        run_id, finished_at=now, reason="finished",
         stats={"response_received_count": 42, "newscrawl/sql_storage/articles_stored": 7},
     )
 
