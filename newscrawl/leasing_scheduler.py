@@ -27,6 +27,7 @@ from scrapy import Request
 from scrapy.crawler import Crawler
 from scrapy_redis.scheduler import Scheduler
 
+from newscrawl import settings as project_settings
 from newscrawl.stats_keys import build_stats_key
 
 COMPONENT = "leasing_scheduler"
@@ -53,7 +54,9 @@ class LeasingRedisScheduler(Scheduler):
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         instance: Self = super().from_crawler(crawler)
-        instance.lease_seconds = crawler.settings.getfloat("NEWSCRAWL_FRONTIER_LEASE", 600.0)
+        instance.lease_seconds = crawler.settings.getfloat(
+            "NEWSCRAWL_FRONTIER_LEASE", project_settings.NEWSCRAWL_FRONTIER_LEASE
+        )
         instance.worker_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         return instance
 

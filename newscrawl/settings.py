@@ -1,6 +1,18 @@
-"""Scrapy settings for newscrawl. Every newscrawl setting is named NEWSCRAWL_*."""
+"""Scrapy settings for newscrawl. Every newscrawl setting is named NEWSCRAWL_*.
+
+Each NEWSCRAWL_* default is declared here once; components read a setting with this module's
+value as the fallback, as in `settings.getint("NEWSCRAWL_NEIGHBOURS",
+project_settings.NEWSCRAWL_NEIGHBOURS)`, so that crawlers built without the project settings
+(tests, scripts) get the same defaults. README's settings table documents each one.
+"""
+
+from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
 
 BOT_NAME = "newscrawl"
 SPIDER_MODULES = ["newscrawl.spiders"]
@@ -51,9 +63,17 @@ EXTENSIONS = {
 
 # Storage. SQLite (WAL) by default; PostgreSQL as postgresql+psycopg://user@host/db.
 # The environment variable of the same name wins, so that workers are set up by environment.
-NEWSCRAWL_DATABASE_URL = os.environ.get("NEWSCRAWL_DATABASE_URL", "sqlite:///newscrawl.db")
+DEFAULT_DATABASE_URL = "sqlite:///newscrawl.db"
+NEWSCRAWL_DATABASE_URL = os.environ.get("NEWSCRAWL_DATABASE_URL", DEFAULT_DATABASE_URL)
 # Apply pending Alembic migrations when a crawl starts.
 NEWSCRAWL_MIGRATE_ON_START = True
+# Writes (pages admitted, articles stored, pages failed) committed in one transaction, and the
+# seconds the first waiting write waits for company before its batch commits.
+NEWSCRAWL_WRITE_BATCH_SIZE = 50
+NEWSCRAWL_WRITE_BATCH_DELAY = 0.05
+# Where fetched pages wait while the database is down; empty: `.newscrawl-spool` beside the
+# SQLite file, else in the working directory.
+NEWSCRAWL_SPOOL_DIR = ""
 
 # Neighbour buffer: pages per (site, category) group needed to learn a static-noise template.
 NEWSCRAWL_NEIGHBOURS = 10
@@ -79,6 +99,8 @@ NEWSCRAWL_EXTRACTION_WORKERS = 1
 # Operations: one crawl_runs row per crawl, and a progress log line every N seconds (0 = off).
 NEWSCRAWL_CRAWL_RUNS_ENABLED = True
 NEWSCRAWL_PROGRESS_INTERVAL = 60.0
+# The crawl process's peak RSS in the stats (newscrawl/peak_memory/rss_bytes) and the log.
+NEWSCRAWL_PEAK_MEMORY_ENABLED = True
 
 # Re-polling (docs/operations.md). Feed state (ETag/Last-Modified, schedule, failures) and the
 # seen-URL check live in the database. Empty poll interval = crawl each feed once.
@@ -87,6 +109,9 @@ NEWSCRAWL_POLL_INTERVAL = ""  # e.g. "15m"; `-a every=15m` wins
 NEWSCRAWL_POLL_MIN_INTERVAL = "1m"
 NEWSCRAWL_POLL_MAX_INTERVAL = "6h"
 NEWSCRAWL_FEED_MAX_FAILURES = 10
+# Seconds between checks for due feeds, and how long a worker holds a claimed due feed.
+NEWSCRAWL_POLL_TICK = 1.0
+NEWSCRAWL_POLL_LEASE = "5m"
 NEWSCRAWL_SEEN_URL_CACHE_SIZE = 100_000
 # Polling crawls always skip known article URLs; one-shot crawls re-fetch them unless True.
 NEWSCRAWL_SKIP_SEEN_URLS = False
@@ -124,6 +149,13 @@ NEWSCRAWL_SSRF_GUARD = True
 NEWSCRAWL_SSRF_ALLOWLIST: list[str] = []
 # Strip utm_*, fbclid, gclid... and fragments from URLs so duplicates collapse into one.
 NEWSCRAWL_STRIP_TRACKING_PARAMS = True
+# The query parameters stripped (`name`, or a prefix as `name*`): campaign and click ids
+# added by newsletters, ad networks and social sites.
+NEWSCRAWL_TRACKING_PARAMS = [
+    "utm_*", "fbclid", "gclid", "dclid", "gbraid", "wbraid", "msclkid", "yclid", "twclid",
+    "igshid", "mc_cid", "mc_eid", "_ga", "_gl", "_hsenc", "_hsmi", "mkt_tok", "oly_enc_id",
+    "oly_anon_id", "vero_id", "rb_clickid", "s_cid", "ncid", "cmpid", "ref_src", "spm",
+]
 # Log and count empty and binary bodies; re-decode pages whose declared charset is wrong.
 NEWSCRAWL_RESPONSE_GUARD = True
 # Article pages and feeds larger than this are cancelled (logged, counted as article_failed):
@@ -140,3 +172,8 @@ NEWSCRAWL_REDIS_URL = os.environ.get("NEWSCRAWL_REDIS_URL", "")
 NEWSCRAWL_FRONTIER_IDLE_CLOSE = 30.0
 # Seconds one worker holds the right to fetch a re-polled (dont_filter) URL; others skip it.
 NEWSCRAWL_FRONTIER_LEASE = 600.0
+
+
+def read_database_url(settings: BaseSettings) -> str:
+    """NEWSCRAWL_DATABASE_URL, else the default declared here (environment included)."""
+    return str(settings.get("NEWSCRAWL_DATABASE_URL") or NEWSCRAWL_DATABASE_URL)

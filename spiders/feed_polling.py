@@ -23,7 +23,9 @@ from scrapy.spidermiddlewares.httperror import HttpError
 from sqlalchemy import Engine
 from twisted.python.failure import Failure
 
+from newscrawl import settings as project_settings
 from newscrawl.categories import site_from_url
+from newscrawl.pipelines.crawl_store import CrawlStore
 from newscrawl.poll_schedule import (
     PollBounds,
     compute_backoff,
@@ -33,7 +35,6 @@ from newscrawl.poll_schedule import (
 )
 from newscrawl.seen_url_cache import SeenUrlCache
 from newscrawl.storage.feed_repository import FeedRepository
-from newscrawl.storage.migrations import open_database
 from newscrawl.storage.retry import run_in_thread_with_retry
 
 logger = logging.getLogger(__name__)
@@ -47,7 +48,6 @@ class PollSettings:
     """Everything the spiders read from NEWSCRAWL_* settings about feed state and polling."""
 
     database_url: str | None
-    migrate: bool
     every: float | None
     min_interval: float
     max_interval: float
@@ -66,7 +66,9 @@ class PollSettings:
 def read_poll_settings(settings: BaseSettings, every: str | None) -> PollSettings:
     """Poll settings from the crawler settings and the spider's `every` argument."""
     database_url = settings.get("NEWSCRAWL_DATABASE_URL")
-    if not settings.getbool("NEWSCRAWL_FEED_STATE_ENABLED", True):
+    if not settings.getbool(
+        "NEWSCRAWL_FEED_STATE_ENABLED", project_settings.NEWSCRAWL_FEED_STATE_ENABLED
+    ):
         database_url = None
     every_text = every or settings.get("NEWSCRAWL_POLL_INTERVAL") or None
     every_seconds = parse_interval(every_text) if every_text else None
@@ -77,18 +79,27 @@ def read_poll_settings(settings: BaseSettings, every: str | None) -> PollSetting
         )
     return PollSettings(
         database_url=database_url,
-        migrate=settings.getbool("NEWSCRAWL_MIGRATE_ON_START", True),
         every=every_seconds,
-        min_interval=parse_interval(settings.get("NEWSCRAWL_POLL_MIN_INTERVAL", "1m")),
-        max_interval=parse_interval(settings.get("NEWSCRAWL_POLL_MAX_INTERVAL", "6h")),
-        max_failures=settings.getint("NEWSCRAWL_FEED_MAX_FAILURES", 10),
-        seen_cache_size=settings.getint("NEWSCRAWL_SEEN_URL_CACHE_SIZE", 100_000),
-        tick=settings.getfloat("NEWSCRAWL_POLL_TICK", 1.0),
-        lease=parse_interval(settings.get("NEWSCRAWL_POLL_LEASE", "5m")),
+        min_interval=parse_interval(settings.get(
+            "NEWSCRAWL_POLL_MIN_INTERVAL", project_settings.NEWSCRAWL_POLL_MIN_INTERVAL
+        )),
+        max_interval=parse_interval(settings.get(
+            "NEWSCRAWL_POLL_MAX_INTERVAL", project_settings.NEWSCRAWL_POLL_MAX_INTERVAL
+        )),
+        max_failures=settings.getint(
+            "NEWSCRAWL_FEED_MAX_FAILURES", project_settings.NEWSCRAWL_FEED_MAX_FAILURES
+        ),
+        seen_cache_size=settings.getint(
+            "NEWSCRAWL_SEEN_URL_CACHE_SIZE", project_settings.NEWSCRAWL_SEEN_URL_CACHE_SIZE
+        ),
+        tick=settings.getfloat("NEWSCRAWL_POLL_TICK", project_settings.NEWSCRAWL_POLL_TICK),
+        lease=parse_interval(settings.get(
+            "NEWSCRAWL_POLL_LEASE", project_settings.NEWSCRAWL_POLL_LEASE
+        )),
         # A polling crawl must skip known articles; a one-shot crawl re-fetches (updates)
         # them unless told otherwise.
         skip_seen_urls=every_seconds is not None
-        or settings.getbool("NEWSCRAWL_SKIP_SEEN_URLS", False),
+        or settings.getbool("NEWSCRAWL_SKIP_SEEN_URLS", project_settings.NEWSCRAWL_SKIP_SEEN_URLS),
     )
 
 
@@ -101,8 +112,12 @@ def read_header(response: Response, name: bytes) -> str | None:
 class FeedPoller:
     """The database side of polling feeds, for one spider."""
 
-    def __init__(self, engine: Engine, settings: PollSettings) -> None:
+    def __init__(
+        self, engine: Engine, settings: PollSettings, store: CrawlStore | None = None
+    ) -> None:
         self.engine = engine
+        # The crawl's store the engine came from, released on close; None: the engine is ours.
+        self.store = store
         self.settings = settings
         self.feeds = FeedRepository(engine)
         self.seen = SeenUrlCache(settings.seen_cache_size)
@@ -113,13 +128,10 @@ class FeedPoller:
         self._loop_task: asyncio.Task[None] | None = None
 
     @classmethod
-    async def open(cls, settings: PollSettings) -> FeedPoller:
-        """Open (and migrate) the database named by the settings."""
+    async def open(cls, settings: PollSettings, store: CrawlStore) -> FeedPoller:
+        """Poll through the crawl's store (its engine is opened, and migrated, once per crawl)."""
         assert settings.database_url is not None
-        engine = await asyncio.to_thread(
-            open_database, settings.database_url, migrate=settings.migrate
-        )
-        return cls(engine, settings)
+        return cls(await store.open(), settings, store)
 
     @property
     def polling(self) -> bool:
@@ -286,4 +298,7 @@ class FeedPoller:
                 await self._loop_task
         if self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
-        self.engine.dispose()
+        if self.store is not None:
+            await self.store.close()
+        else:
+            self.engine.dispose()

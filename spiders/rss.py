@@ -14,9 +14,11 @@ from scrapy import Request
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
+from newscrawl import settings as project_settings
 from newscrawl.categories import category_from_url, normalize_category
 from newscrawl.feeds import FeedEntry, ParsedFeed, discover_feed_links, parse_feed
 from newscrawl.feeds_file import read_feeds_file
+from newscrawl.pipelines.crawl_store import CrawlStore
 from newscrawl.spider_arguments import CrawlArgumentError, parse_integer, require_web_url
 from newscrawl.xml_entities import declares_entities
 
@@ -113,7 +115,9 @@ class RssSpider(PollingSpider):
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
         kwargs.setdefault(
-            "category_segment", crawler.settings.getint("NEWSCRAWL_CATEGORY_SEGMENT", 0)
+            "category_segment", crawler.settings.getint(
+                "NEWSCRAWL_CATEGORY_SEGMENT", project_settings.NEWSCRAWL_CATEGORY_SEGMENT
+            )
         )
         return super().from_crawler(crawler, *args, **kwargs)
 
@@ -122,7 +126,9 @@ class RssSpider(PollingSpider):
             for source in self.feed_sources:
                 yield self.build_feed_request(source)
             return
-        poller = self.poller = await FeedPoller.open(self.poll_settings)
+        poller = self.poller = await FeedPoller.open(
+            self.poll_settings, CrawlStore.from_crawler(self.crawler)
+        )
         await poller.register_feeds([(s.url, s.category) for s in self.feed_sources])
         if not poller.polling:
             for source in self.feed_sources:

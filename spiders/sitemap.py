@@ -20,6 +20,7 @@ from newscrawl.feeds import discover_feed_links
 from newscrawl.fetch_failures import describe_fetch_error
 from newscrawl.items import PageItem
 from newscrawl.middlewares.response_guard import SKIP_GUARD_META
+from newscrawl.pipelines.crawl_store import CrawlStore
 from newscrawl.sitemaps import (
     DEFAULT_MAX_SIZE,
     MAX_URLS_PER_SITEMAP,
@@ -111,9 +112,17 @@ class SitemapSpider(PollingSpider):
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
         settings = crawler.settings
-        kwargs.setdefault("category_segment", settings.getint("NEWSCRAWL_CATEGORY_SEGMENT", 0))
         kwargs.setdefault(
-            "max_size", settings.getint("NEWSCRAWL_SITEMAP_MAX_SIZE", DEFAULT_MAX_SIZE)
+            "category_segment",
+            settings.getint(
+                "NEWSCRAWL_CATEGORY_SEGMENT", project_settings.NEWSCRAWL_CATEGORY_SEGMENT
+            ),
+        )
+        kwargs.setdefault(
+            "max_size",
+            settings.getint(
+                "NEWSCRAWL_SITEMAP_MAX_SIZE", project_settings.NEWSCRAWL_SITEMAP_MAX_SIZE
+            ),
         )
         kwargs.setdefault(
             "max_urls",
@@ -126,7 +135,8 @@ class SitemapSpider(PollingSpider):
     async def start(self) -> AsyncIterator[Request]:
         settings = self.poll_settings
         if settings is not None and settings.database_url is not None:
-            poller = self.poller = await FeedPoller.open(settings)
+            store = CrawlStore.from_crawler(self.crawler)
+            poller = self.poller = await FeedPoller.open(settings, store)
             await poller.register_feeds([(url, None) for url in self.sitemap_urls])
             if poller.polling:
                 # The loop claims every due sitemap, the given ones from its first tick on.

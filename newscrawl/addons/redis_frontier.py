@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from scrapy.settings import BaseSettings
 
+from newscrawl import settings as project_settings
 from newscrawl.extensions.frontier_idle import FrontierIdleExtension
 
 # Priority of the values set here: above Scrapy's defaults, below the project settings module
@@ -22,7 +23,7 @@ class RedisFrontierAddon:
     """Points SCHEDULER and DUPEFILTER_CLASS at scrapy-redis when NEWSCRAWL_REDIS_URL is set."""
 
     def update_settings(self, settings: BaseSettings) -> None:
-        redis_url = settings.get("NEWSCRAWL_REDIS_URL", "")
+        redis_url = settings.get("NEWSCRAWL_REDIS_URL", project_settings.NEWSCRAWL_REDIS_URL)
         if not redis_url:
             # The usual single-process crawl: nothing to change, and nothing worth a warning.
             return

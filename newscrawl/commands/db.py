@@ -18,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--database-url",
         default=None,
-        help="SQLAlchemy URL (default: $NEWSCRAWL_DATABASE_URL, else sqlite:///newscrawl.db)",
+        help=f"SQLAlchemy URL (default: $NEWSCRAWL_DATABASE_URL, else {DEFAULT_DATABASE_URL})",
     )
 
 

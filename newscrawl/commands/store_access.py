@@ -20,7 +20,9 @@ from newscrawl.storage.engine import (
 from newscrawl.storage.migrations import read_current_revision, read_head_revision
 
 URL_EXAMPLES = "sqlite:///newscrawl.db or postgresql://user@host/dbname"
-DATABASE_URL_HELP = "SQLAlchemy URL (default: $NEWSCRAWL_DATABASE_URL, else sqlite:///newscrawl.db)"
+DATABASE_URL_HELP = (
+    f"SQLAlchemy URL (default: $NEWSCRAWL_DATABASE_URL, else {DEFAULT_DATABASE_URL})"
+)
 
 
 class StoreUnavailable(Exception):

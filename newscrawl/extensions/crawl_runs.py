@@ -11,7 +11,6 @@ import logging
 import os
 import socket
 from datetime import UTC, date, datetime
-from functools import partial
 from typing import Any, Self
 
 from scrapy import Spider, signals
@@ -23,6 +22,8 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError
 from twisted.internet.task import LoopingCall
 
+from newscrawl import settings as project_settings
+from newscrawl.pipelines.crawl_store import CrawlStore
 from newscrawl.pipelines.page_spooling import (
     DatabaseUnavailableError,
     PageSpooler,
@@ -34,7 +35,6 @@ from newscrawl.storage.crawl_run_repository import (
     CrawlRunRepository,
     build_worker_name,
 )
-from newscrawl.storage.migrations import open_database
 from newscrawl.storage.retry import run_in_thread_with_retry
 
 logger = logging.getLogger(__name__)
@@ -56,19 +56,12 @@ def build_json_stats(stats: dict[str, Any]) -> dict[str, Any]:
 class CrawlRunsExtension:
     """Records start, end, finish reason and stats of every crawl in the database."""
 
-    def __init__(
-        self,
-        database_url: str,
-        stats: StatsCollector,
-        *,
-        migrate: bool = True,
-        spooler: PageSpooler | None = None,
-    ) -> None:
-        self.database_url = database_url
+    def __init__(self, store: CrawlStore, stats: StatsCollector) -> None:
+        # The crawl's one engine, shared with the pipelines.
+        self.store = store
         self.stats = stats
-        self.migrate = migrate
         # Tells when the crawl is stopping for a database outage (no bookkeeping retries).
-        self.spooler = spooler
+        self.spooler: PageSpooler | None = store.spooler
         self.engine: Engine | None = None
         self.run_id: int | None = None
         self._heartbeat: LoopingCall | None = None
@@ -76,15 +69,12 @@ class CrawlRunsExtension:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
-        if not settings.getbool("NEWSCRAWL_CRAWL_RUNS_ENABLED", True):
+        if not settings.getbool(
+            "NEWSCRAWL_CRAWL_RUNS_ENABLED", project_settings.NEWSCRAWL_CRAWL_RUNS_ENABLED
+        ):
             raise NotConfigured("crawl_runs recording is off (NEWSCRAWL_CRAWL_RUNS_ENABLED)")
         assert crawler.stats is not None
-        extension = cls(
-            settings.get("NEWSCRAWL_DATABASE_URL", "sqlite:///newscrawl.db"),
-            crawler.stats,
-            migrate=settings.getbool("NEWSCRAWL_MIGRATE_ON_START", True),
-            spooler=PageSpooler.from_crawler(crawler),
-        )
+        extension = cls(CrawlStore.from_crawler(crawler), crawler.stats)
         crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
         return extension
@@ -94,9 +84,7 @@ class CrawlRunsExtension:
             return  # the database already failed: no retries for bookkeeping
         guard = self.spooler.unless_stopping if self.spooler is not None else None
         try:
-            self.engine = await asyncio.to_thread(
-                partial(open_database, self.database_url, migrate=self.migrate, guard=guard)
-            )
+            self.engine = await self.store.open()
             runs = CrawlRunRepository(self.engine)
             mark_interrupted, start_run = runs.mark_interrupted_runs, runs.start_run
             if guard is not None:
@@ -144,13 +132,20 @@ class CrawlRunsExtension:
     async def spider_closed(self, spider: Spider, reason: str) -> None:
         if self._heartbeat is not None and self._heartbeat.running:
             self._heartbeat.stop()
+        if self.engine is None:
+            return
+        try:
+            await self._finish_run(reason)
+        finally:
+            await self.store.close()
+
+    async def _finish_run(self, reason: str) -> None:
         if self.engine is None or self.run_id is None:
             return
         if self.spooler is not None and self.spooler.is_stopping:
             # The crawl stopped because the database is down: retrying here would only
             # hold the exit for the whole backoff. The run stays without a finish time.
             logger.info("Crawl run %d not finished in crawl_runs: database down", self.run_id)
-            self.engine.dispose()
             return
         try:
             await run_in_thread_with_retry(
@@ -168,5 +163,3 @@ class CrawlRunsExtension:
                 "Crawl run %d not finished in crawl_runs: %s",
                 self.run_id, describe_database_error(error),
             )
-        finally:
-            self.engine.dispose()

@@ -17,6 +17,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider, NotConfigured
 from scrapy.statscollectors import StatsCollector
 
+from newscrawl import settings as project_settings
 from newscrawl.stats_keys import build_stats_key
 
 logger = logging.getLogger(__name__)
@@ -34,7 +35,9 @@ class FrontierIdleExtension:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        grace = crawler.settings.getfloat("NEWSCRAWL_FRONTIER_IDLE_CLOSE", 30.0)
+        grace = crawler.settings.getfloat(
+            "NEWSCRAWL_FRONTIER_IDLE_CLOSE", project_settings.NEWSCRAWL_FRONTIER_IDLE_CLOSE
+        )
         if grace <= 0:
             raise NotConfigured("idle workers close at once (NEWSCRAWL_FRONTIER_IDLE_CLOSE)")
         assert crawler.stats is not None

@@ -16,6 +16,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.statscollectors import StatsCollector
 
+from newscrawl import settings as project_settings
 from newscrawl.stats_keys import build_stats_key
 
 logger = logging.getLogger(__name__)
@@ -46,7 +47,9 @@ class PeakMemoryExtension:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        if not crawler.settings.getbool("NEWSCRAWL_PEAK_MEMORY_ENABLED", True):
+        if not crawler.settings.getbool(
+            "NEWSCRAWL_PEAK_MEMORY_ENABLED", project_settings.NEWSCRAWL_PEAK_MEMORY_ENABLED
+        ):
             raise NotConfigured("peak memory recording is off (NEWSCRAWL_PEAK_MEMORY_ENABLED)")
         if read_peak_rss() is None:
             raise NotConfigured("no /proc/self/status here (NEWSCRAWL_PEAK_MEMORY_ENABLED)")

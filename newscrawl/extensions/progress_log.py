@@ -15,10 +15,11 @@ from scrapy.crawler import Crawler
 from scrapy.statscollectors import StatsCollector
 from sqlalchemy import Engine
 
+from newscrawl import settings as project_settings
 from newscrawl.exit_codes import SHUTDOWN_REASON, SOURCE_FAILED_EVENTS, SOURCE_READ_EVENTS
+from newscrawl.pipelines.crawl_store import CrawlStore
 from newscrawl.pipelines.page_spooling import describe_database_error
 from newscrawl.stats_keys import build_stats_key, sum_spider_events
-from newscrawl.storage.engine import create_database_engine
 from newscrawl.storage.feed_repository import FeedRepository
 from newscrawl.storage.page_repository import PageRepository
 
@@ -73,8 +74,9 @@ def format_summary(stats: Mapping[str, object], reason: str, pending: int | None
 class ProgressLogExtension:
     """Logs progress every NEWSCRAWL_PROGRESS_INTERVAL seconds."""
 
-    def __init__(self, database_url: str, stats: StatsCollector, interval: float) -> None:
-        self.database_url = database_url
+    def __init__(self, store: CrawlStore, stats: StatsCollector, interval: float) -> None:
+        # The crawl's one engine, shared with the pipelines.
+        self.store = store
         self.stats = stats
         self.interval = interval
         self.engine: Engine | None = None
@@ -83,19 +85,21 @@ class ProgressLogExtension:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         # <= 0 turns the periodic line off; the summary at the end stays.
-        interval = crawler.settings.getfloat("NEWSCRAWL_PROGRESS_INTERVAL", 60.0)
-        assert crawler.stats is not None
-        extension = cls(
-            crawler.settings.get("NEWSCRAWL_DATABASE_URL", "sqlite:///newscrawl.db"),
-            crawler.stats,
-            interval,
+        interval = crawler.settings.getfloat(
+            "NEWSCRAWL_PROGRESS_INTERVAL", project_settings.NEWSCRAWL_PROGRESS_INTERVAL
         )
+        assert crawler.stats is not None
+        extension = cls(CrawlStore.from_crawler(crawler), crawler.stats, interval)
         crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
         return extension
 
-    def spider_opened(self, spider: Spider) -> None:
-        self.engine = create_database_engine(self.database_url)
+    async def spider_opened(self, spider: Spider) -> None:
+        try:
+            self.engine = await self.store.open()
+        except Exception as exc:
+            # The pipelines stop the crawl and say why; the log only loses its pending counts.
+            logger.warning("No pending counts in progress lines: %s", describe_database_error(exc))
         if self.interval > 0:
             self.task = asyncio.ensure_future(self._log_periodically())
 
@@ -107,7 +111,7 @@ class ProgressLogExtension:
         pending = await self.count_pending() if reason == SHUTDOWN_REASON else None
         logger.info(format_summary(self.stats.get_stats(), reason, pending))
         if self.engine is not None:
-            self.engine.dispose()
+            await self.store.close()
 
     async def count_pending(self) -> int | None:
         """Pages stored but not yet extracted (all groups); None when the database says nothing."""

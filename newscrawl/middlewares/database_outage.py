@@ -10,6 +10,7 @@ from typing import Any, Self
 from scrapy.crawler import Crawler
 from scrapy.http import Response
 
+from newscrawl.pipelines.crawl_store import CrawlStore
 from newscrawl.pipelines.page_spooling import PageSpooler, is_database_outage
 
 
@@ -21,7 +22,8 @@ class DatabaseOutageMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        return cls(PageSpooler.from_crawler(crawler))
+        # The crawl's one spooler: every component sees the same stop.
+        return cls(CrawlStore.from_crawler(crawler).spooler)
 
     async def process_start(self, start: AsyncIterator[Any]) -> AsyncIterator[Any]:
         if self.spooler.is_stopping:

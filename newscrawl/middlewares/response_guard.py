@@ -19,6 +19,7 @@ from scrapy.http import Response, TextResponse
 from scrapy.statscollectors import StatsCollector
 from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding
 
+from newscrawl import settings as project_settings
 from newscrawl.stats_keys import build_stats_key
 
 logger = logging.getLogger(__name__)
@@ -103,7 +104,9 @@ class ResponseGuardMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        if not crawler.settings.getbool("NEWSCRAWL_RESPONSE_GUARD", True):
+        if not crawler.settings.getbool(
+            "NEWSCRAWL_RESPONSE_GUARD", project_settings.NEWSCRAWL_RESPONSE_GUARD
+        ):
             raise NotConfigured("the response guard is off (NEWSCRAWL_RESPONSE_GUARD)")
         assert crawler.stats is not None
         return cls(crawler.stats)

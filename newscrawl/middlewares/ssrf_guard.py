@@ -16,6 +16,7 @@ from scrapy.statscollectors import StatsCollector
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.web.client import URI
 
+from newscrawl import settings as project_settings
 from newscrawl.stats_keys import build_stats_key
 
 logger = logging.getLogger(__name__)
@@ -176,10 +177,12 @@ class SsrfGuardMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
-        if not settings.getbool("NEWSCRAWL_SSRF_GUARD", True):
+        if not settings.getbool("NEWSCRAWL_SSRF_GUARD", project_settings.NEWSCRAWL_SSRF_GUARD):
             raise NotConfigured("the SSRF guard is off (NEWSCRAWL_SSRF_GUARD)")
         assert crawler.stats is not None
-        allowlist = SsrfAllowlist.parse(settings.getlist("NEWSCRAWL_SSRF_ALLOWLIST", []))
+        allowlist = SsrfAllowlist.parse(settings.getlist(
+            "NEWSCRAWL_SSRF_ALLOWLIST", project_settings.NEWSCRAWL_SSRF_ALLOWLIST
+        ))
         return cls(allowlist, crawler.stats)
 
     async def process_request(self, request: Request) -> None:

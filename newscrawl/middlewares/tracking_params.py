@@ -13,17 +13,14 @@ from scrapy.statscollectors import StatsCollector
 from scrapy.utils.request import RequestFingerprinterProtocol
 from w3lib.url import url_query_cleaner
 
+from newscrawl import settings as project_settings
 from newscrawl.stats_keys import build_stats_key
 
 logger = logging.getLogger(__name__)
 
 COMPONENT = "tracking_params"
 # Campaign and click ids added by newsletters, ad networks and social sites.
-DEFAULT_TRACKING_PARAMS = (
-    "utm_*", "fbclid", "gclid", "dclid", "gbraid", "wbraid", "msclkid", "yclid", "twclid",
-    "igshid", "mc_cid", "mc_eid", "_ga", "_gl", "_hsenc", "_hsmi", "mkt_tok", "oly_enc_id",
-    "oly_anon_id", "vero_id", "rb_clickid", "s_cid", "ncid", "cmpid", "ref_src", "spm",
-)
+DEFAULT_TRACKING_PARAMS = tuple(project_settings.NEWSCRAWL_TRACKING_PARAMS)
 
 
 def find_tracking_params(url: str, patterns: tuple[str, ...]) -> list[str]:
@@ -66,10 +63,14 @@ class TrackingParamsMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
-        if not settings.getbool("NEWSCRAWL_STRIP_TRACKING_PARAMS", True):
+        if not settings.getbool(
+            "NEWSCRAWL_STRIP_TRACKING_PARAMS", project_settings.NEWSCRAWL_STRIP_TRACKING_PARAMS
+        ):
             raise NotConfigured("tracking parameters are kept (NEWSCRAWL_STRIP_TRACKING_PARAMS)")
         assert crawler.stats is not None
-        patterns = settings.getlist("NEWSCRAWL_TRACKING_PARAMS", list(DEFAULT_TRACKING_PARAMS))
+        patterns = settings.getlist(
+            "NEWSCRAWL_TRACKING_PARAMS", project_settings.NEWSCRAWL_TRACKING_PARAMS
+        )
         return cls(tuple(patterns), crawler.stats, crawler.request_fingerprinter)
 
     def process_request(self, request: Request) -> Request | None:

@@ -7,12 +7,13 @@ from dataclasses import replace
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import BaseSettings
 
+from newscrawl import settings as project_settings
 from newscrawl.extraction import ExtractionConfig
 
 
 def build_extraction_config(settings: BaseSettings) -> ExtractionConfig:
     """The named base config with the stage switches of the enabled pipelines."""
-    name = settings.get("NEWSCRAWL_EXTRACTION_CONFIG", "default")
+    name = settings.get("NEWSCRAWL_EXTRACTION_CONFIG", project_settings.NEWSCRAWL_EXTRACTION_CONFIG)
     if name == "default":
         base = ExtractionConfig()
     elif name == "paper":
@@ -23,9 +24,15 @@ def build_extraction_config(settings: BaseSettings) -> ExtractionConfig:
         )
     return replace(
         base,
-        use_static_noise=settings.getbool("NEWSCRAWL_STATIC_NOISE_ENABLED", True),
-        use_dynamic_noise=settings.getbool("NEWSCRAWL_DYNAMIC_NOISE_ENABLED", True),
-        use_title_relevance=settings.getbool("NEWSCRAWL_TITLE_RELEVANCE_ENABLED", True),
+        use_static_noise=settings.getbool(
+            "NEWSCRAWL_STATIC_NOISE_ENABLED", project_settings.NEWSCRAWL_STATIC_NOISE_ENABLED
+        ),
+        use_dynamic_noise=settings.getbool(
+            "NEWSCRAWL_DYNAMIC_NOISE_ENABLED", project_settings.NEWSCRAWL_DYNAMIC_NOISE_ENABLED
+        ),
+        use_title_relevance=settings.getbool(
+            "NEWSCRAWL_TITLE_RELEVANCE_ENABLED", project_settings.NEWSCRAWL_TITLE_RELEVANCE_ENABLED
+        ),
     )
 
 

@@ -25,6 +25,7 @@ from scrapy.statscollectors import StatsCollector
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError
 
+from newscrawl import settings as project_settings
 from newscrawl.extraction import (
     ExtractionConfig,
     SiteTemplate,
@@ -32,6 +33,7 @@ from newscrawl.extraction import (
     learn_static_noise,
 )
 from newscrawl.items import PageItem
+from newscrawl.pipelines.crawl_store import CrawlStore
 from newscrawl.pipelines.errors import PageBuffered, PageExtractionFailed
 from newscrawl.pipelines.extraction_config import build_extraction_config
 from newscrawl.pipelines.page_items import build_page_item, build_page_record, decode_body
@@ -41,14 +43,8 @@ from newscrawl.pipelines.page_spooling import (
     is_database_outage,
 )
 from newscrawl.pipelines.reinjection import EngineReinjector, ItemReinjector
-from newscrawl.pipelines.write_batching import (
-    WriteBatching,
-    build_batch_writer,
-    read_write_batching,
-)
 from newscrawl.stats_keys import build_stats_key
 from newscrawl.storage.batch_writer import BatchWriter
-from newscrawl.storage.migrations import open_database
 from newscrawl.storage.page_claims import PageClaims, open_page_claims
 from newscrawl.storage.page_repository import (
     PageRepository,
@@ -80,7 +76,7 @@ class NeighbourBufferPipeline:
     def __init__(
         self,
         *,
-        database_url: str,
+        store: CrawlStore,
         neighbours: int,
         min_neighbours: int,
         template_max_age: timedelta | None,
@@ -88,11 +84,9 @@ class NeighbourBufferPipeline:
         config: ExtractionConfig,
         stats: StatsCollector,
         reinjector: ItemReinjector,
-        migrate: bool = True,
-        spooler: PageSpooler | None = None,
-        batching: WriteBatching | None = None,
     ) -> None:
-        self.database_url = database_url
+        # The crawl's one engine and batch writer, shared with the other pipelines.
+        self.store = store
         self.neighbours = neighbours
         self.min_neighbours = min_neighbours
         self.template_max_age = template_max_age
@@ -100,10 +94,8 @@ class NeighbourBufferPipeline:
         self.config = config
         self.stats = stats
         self.reinjector = reinjector
-        self.migrate = migrate
         # Where fetched pages go when the database cannot take them (issue #5).
-        self.spooler = spooler
-        self.batching = batching or WriteBatching()
+        self.spooler: PageSpooler | None = store.spooler
         self.engine: Engine | None = None
         self.pages: PageRepository | None = None
         self.writer: BatchWriter | None = None
@@ -126,10 +118,15 @@ class NeighbourBufferPipeline:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
-        if not settings.getbool("NEWSCRAWL_NEIGHBOUR_BUFFER_ENABLED", True):
+        if not settings.getbool(
+            "NEWSCRAWL_NEIGHBOUR_BUFFER_ENABLED",
+            project_settings.NEWSCRAWL_NEIGHBOUR_BUFFER_ENABLED,
+        ):
             raise NotConfigured("the neighbour buffer is off (NEWSCRAWL_NEIGHBOUR_BUFFER_ENABLED)")
-        neighbours = settings.getint("NEWSCRAWL_NEIGHBOURS", 10)
-        min_neighbours = settings.getint("NEWSCRAWL_MIN_NEIGHBOURS", 2)
+        neighbours = settings.getint("NEWSCRAWL_NEIGHBOURS", project_settings.NEWSCRAWL_NEIGHBOURS)
+        min_neighbours = settings.getint(
+            "NEWSCRAWL_MIN_NEIGHBOURS", project_settings.NEWSCRAWL_MIN_NEIGHBOURS
+        )
         if neighbours < 1:
             raise NotConfigured(f"NEWSCRAWL_NEIGHBOURS must be at least 1, not {neighbours}")
         if not 1 <= min_neighbours <= neighbours:
@@ -137,20 +134,21 @@ class NeighbourBufferPipeline:
                 f"NEWSCRAWL_MIN_NEIGHBOURS must be between 1 and NEWSCRAWL_NEIGHBOURS"
                 f" ({neighbours}), not {min_neighbours}"
             )
-        max_age = settings.getfloat("NEWSCRAWL_TEMPLATE_MAX_AGE", 7 * 24 * 3600)
+        max_age = settings.getfloat(
+            "NEWSCRAWL_TEMPLATE_MAX_AGE", project_settings.NEWSCRAWL_TEMPLATE_MAX_AGE
+        )
         assert crawler.stats is not None
         pipeline = cls(
-            database_url=settings.get("NEWSCRAWL_DATABASE_URL", "sqlite:///newscrawl.db"),
+            store=CrawlStore.from_crawler(crawler),
             neighbours=neighbours,
             min_neighbours=min_neighbours,
             template_max_age=timedelta(seconds=max_age) if max_age > 0 else None,
-            template_max_pages=settings.getint("NEWSCRAWL_TEMPLATE_MAX_PAGES", 1000),
+            template_max_pages=settings.getint(
+                "NEWSCRAWL_TEMPLATE_MAX_PAGES", project_settings.NEWSCRAWL_TEMPLATE_MAX_PAGES
+            ),
             config=build_extraction_config(settings),
             stats=crawler.stats,
             reinjector=EngineReinjector(crawler),
-            migrate=settings.getbool("NEWSCRAWL_MIGRATE_ON_START", True),
-            spooler=PageSpooler.from_crawler(crawler),
-            batching=read_write_batching(settings),
         )
         crawler.signals.connect(pipeline.on_spider_idle, signal=signals.spider_idle)
         for signal in (signals.item_scraped, signals.item_dropped, signals.item_error):
@@ -159,9 +157,7 @@ class NeighbourBufferPipeline:
 
     async def open_spider(self) -> None:
         try:
-            self.engine = await asyncio.to_thread(
-                open_database, self.database_url, migrate=self.migrate
-            )
+            self.engine = await self.store.open()
             pages = PageRepository(self.engine)
             if self.spooler is not None:
                 # Pages kept by a crawl that lost its database go first; the idle flush
@@ -175,9 +171,7 @@ class NeighbourBufferPipeline:
             return
         self.pages = pages
         self.claims = open_page_claims(self.engine)
-        self.writer = build_batch_writer(
-            self.engine, self.batching, spooler=self.spooler, stats=self.stats, component=COMPONENT
-        )
+        self.writer = self.store.require_writer()
 
     async def close_spider(self) -> None:
         for task in list(self._tasks):
@@ -186,13 +180,12 @@ class NeighbourBufferPipeline:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._releases:
             await asyncio.gather(*self._releases, return_exceptions=True)
-        if self.writer is not None:
-            await self.writer.close()
+        await self.store.flush()
         if self.claims is not None:
             # Closing the claims connection releases whatever is still claimed.
             await asyncio.to_thread(self.claims.close)
         if self.engine is not None:
-            self.engine.dispose()
+            await self.store.close()
 
     async def _record_failed_page(
         self, writer: BatchWriter, record: PageRecord, error: BaseException

@@ -24,6 +24,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 from twisted.internet.defer import Deferred
 
+from newscrawl import settings as project_settings
 from newscrawl.items import PageItem
 from newscrawl.pipelines.errors import PageSpooled
 from newscrawl.pipelines.page_items import build_page_record
@@ -98,8 +99,9 @@ class PageSpooler:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PageSpooler:
         settings = crawler.settings
-        database_url = settings.get("NEWSCRAWL_DATABASE_URL", "sqlite:///newscrawl.db")
-        base = resolve_spool_base(settings.get("NEWSCRAWL_SPOOL_DIR"), database_url)
+        database_url = project_settings.read_database_url(settings)
+        spool_dir = settings.get("NEWSCRAWL_SPOOL_DIR", project_settings.NEWSCRAWL_SPOOL_DIR)
+        base = resolve_spool_base(spool_dir, database_url)
         assert crawler.stats is not None
         spooler = cls(
             spool=PageSpool(build_spool_directory(base, database_url)),

@@ -6,7 +6,6 @@ NEWSCRAWL_WRITE_BATCH_DELAY, storage/batch_writer.py); each item waits for its o
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import UTC, datetime
 from functools import partial
@@ -18,9 +17,11 @@ from scrapy.statscollectors import StatsCollector
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError
 
+from newscrawl import settings as project_settings
 from newscrawl.extraction import Article, ExtractionConfig, build_article
 from newscrawl.extraction.word_tokens import count_text_words
 from newscrawl.items import PageItem
+from newscrawl.pipelines.crawl_store import CrawlStore
 from newscrawl.pipelines.document_stage import ensure_document
 from newscrawl.pipelines.errors import PageExtractionFailed, PageKeptPending
 from newscrawl.pipelines.extraction_config import build_extraction_config
@@ -31,15 +32,9 @@ from newscrawl.pipelines.page_spooling import (
     is_database_outage,
 )
 from newscrawl.pipelines.quality_signals import ExtractionQualityCounter, QualityThresholds
-from newscrawl.pipelines.write_batching import (
-    WriteBatching,
-    build_batch_writer,
-    read_write_batching,
-)
 from newscrawl.stats_keys import build_stats_key
 from newscrawl.storage.article_repository import write_article
 from newscrawl.storage.batch_writer import BatchWriter
-from newscrawl.storage.migrations import open_database
 from newscrawl.storage.page_repository import write_failed_page
 from newscrawl.storage.records import ArticleRecord
 
@@ -54,66 +49,59 @@ class SqlStoragePipeline:
     def __init__(
         self,
         *,
-        database_url: str,
+        store: CrawlStore,
         config: ExtractionConfig,
         stats: StatsCollector,
-        migrate: bool = True,
         quality: QualityThresholds | None = None,
-        spooler: PageSpooler | None = None,
-        batching: WriteBatching | None = None,
     ) -> None:
-        self.database_url = database_url
+        # The crawl's one engine and batch writer, shared with the other pipelines.
+        self.store = store
         self.config = config
         self.stats = stats
-        self.migrate = migrate
-        self.batching = batching or WriteBatching()
         self.engine: Engine | None = None
         self.writer: BatchWriter | None = None
         self.quality = ExtractionQualityCounter(stats, quality or QualityThresholds())
         # Where pages not yet in `pages` go when the database cannot take them (issue #5).
-        self.spooler = spooler
+        self.spooler: PageSpooler | None = store.spooler
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
-        if not settings.getbool("NEWSCRAWL_SQL_STORAGE_ENABLED", True):
+        if not settings.getbool(
+            "NEWSCRAWL_SQL_STORAGE_ENABLED", project_settings.NEWSCRAWL_SQL_STORAGE_ENABLED
+        ):
             raise NotConfigured("SQL storage is off (NEWSCRAWL_SQL_STORAGE_ENABLED)")
         assert crawler.stats is not None
         return cls(
-            database_url=settings.get("NEWSCRAWL_DATABASE_URL", "sqlite:///newscrawl.db"),
+            store=CrawlStore.from_crawler(crawler),
             config=build_extraction_config(settings),
             stats=crawler.stats,
-            migrate=settings.getbool("NEWSCRAWL_MIGRATE_ON_START", True),
             quality=QualityThresholds(
-                short_words=settings.getint("NEWSCRAWL_QUALITY_SHORT_WORDS", 50),
-                max_sites=settings.getint("NEWSCRAWL_QUALITY_MAX_SITES", 100),
+                short_words=settings.getint(
+                    "NEWSCRAWL_QUALITY_SHORT_WORDS", project_settings.NEWSCRAWL_QUALITY_SHORT_WORDS
+                ),
+                max_sites=settings.getint(
+                    "NEWSCRAWL_QUALITY_MAX_SITES", project_settings.NEWSCRAWL_QUALITY_MAX_SITES
+                ),
             ),
-            spooler=PageSpooler.from_crawler(crawler),
-            batching=read_write_batching(settings),
         )
 
     async def open_spider(self) -> None:
-        # Migrations run here, so a crawl always starts on an up-to-date schema.
+        # The store migrates on its first open, so a crawl always starts on an up-to-date schema.
         try:
-            self.engine = await asyncio.to_thread(
-                open_database, self.database_url, migrate=self.migrate
-            )
+            self.engine = await self.store.open()
         except DBAPIError as error:
             if self.spooler is None or not is_database_outage(error):
                 raise
             # No repositories: pages reaching this stage are kept until the spider closed.
             self.spooler.stop_crawl(error)
             return
-        self.writer = build_batch_writer(
-            self.engine, self.batching, spooler=self.spooler, stats=self.stats, component=COMPONENT
-        )
+        self.writer = self.store.require_writer()
 
     async def close_spider(self) -> None:
         self.quality.publish_shares()
-        if self.writer is not None:
-            await self.writer.close()
         if self.engine is not None:
-            self.engine.dispose()
+            await self.store.close()
 
     async def process_item(self, item: Any) -> Any:
         if not isinstance(item, PageItem):

@@ -9,28 +9,30 @@ from scrapy.settings import BaseSettings
 from scrapy.statscollectors import StatsCollector
 from sqlalchemy import Engine
 
+from newscrawl import settings as project_settings
 from newscrawl.pipelines.page_spooling import PageSpooler, is_database_outage
 from newscrawl.stats_keys import build_stats_key
 from newscrawl.storage.batch_writer import BatchWriter
-
-DEFAULT_WRITE_BATCH_SIZE = 50
-DEFAULT_WRITE_BATCH_DELAY = 0.05
 
 
 @dataclass(frozen=True)
 class WriteBatching:
     """How many writes share a transaction, and how long the first one waits for company."""
 
-    batch_size: int = DEFAULT_WRITE_BATCH_SIZE
-    delay: float = DEFAULT_WRITE_BATCH_DELAY
+    batch_size: int = project_settings.NEWSCRAWL_WRITE_BATCH_SIZE
+    delay: float = project_settings.NEWSCRAWL_WRITE_BATCH_DELAY
 
 
 def read_write_batching(settings: BaseSettings) -> WriteBatching:
     """NEWSCRAWL_WRITE_BATCH_SIZE (1: one transaction per write) and NEWSCRAWL_WRITE_BATCH_DELAY."""
-    batch_size = settings.getint("NEWSCRAWL_WRITE_BATCH_SIZE", DEFAULT_WRITE_BATCH_SIZE)
+    batch_size = settings.getint(
+        "NEWSCRAWL_WRITE_BATCH_SIZE", project_settings.NEWSCRAWL_WRITE_BATCH_SIZE
+    )
     if batch_size < 1:
         raise NotConfigured(f"NEWSCRAWL_WRITE_BATCH_SIZE must be at least 1, not {batch_size}")
-    delay = settings.getfloat("NEWSCRAWL_WRITE_BATCH_DELAY", DEFAULT_WRITE_BATCH_DELAY)
+    delay = settings.getfloat(
+        "NEWSCRAWL_WRITE_BATCH_DELAY", project_settings.NEWSCRAWL_WRITE_BATCH_DELAY
+    )
     if delay < 0:
         raise NotConfigured(f"NEWSCRAWL_WRITE_BATCH_DELAY must not be negative, not {delay}")
     return WriteBatching(batch_size=batch_size, delay=delay)
@@ -45,7 +47,7 @@ def build_batch_writer(
     component: str,
 ) -> BatchWriter:
     """A BatchWriter that gives up at once while the crawl stops for an outage, and counts
-    `newscrawl/<component>/batches`, `batch_rows` and `batches_split`."""
+    `newscrawl/<component>/batches`, `batch_rows`, `batches_split` and `delays`."""
 
     def count_event(event: str, count: int) -> None:
         stats.inc_value(build_stats_key(component, event), count)

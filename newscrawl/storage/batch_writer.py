@@ -64,7 +64,8 @@ class BatchWriter:
         # Wraps every commit attempt, e.g. to fail at once while the crawl stops for an outage.
         self.guard = guard
         self.is_outage = is_outage
-        # Called on the event loop with ("batches", 1), ("batch_rows", n), ("batches_split", 1).
+        # Called on the event loop with ("batches", 1), ("batch_rows", n), ("batches_split", 1)
+        # and ("delays", 1) each time a first write waits `delay` for company.
         self.on_event = on_event
         self.concurrent_batches = CONCURRENT_BATCHES.get(
             engine.dialect.name, DEFAULT_CONCURRENT_BATCHES
@@ -86,6 +87,7 @@ class BatchWriter:
             self.flush()
         elif self._timer is None and not self._committers:
             self._timer = loop.call_later(self.delay, self.flush)
+            self._count("delays", 1)
         return cast(T, await future)
 
     def flush(self) -> None:

@@ -9,7 +9,9 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 
-DEFAULT_DATABASE_URL = "sqlite:///newscrawl.db"
+from newscrawl.settings import DEFAULT_DATABASE_URL
+
+__all__ = ["DEFAULT_DATABASE_URL", "create_database_engine", "normalize_database_url"]
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 WAL_SWITCH_ATTEMPTS = 20
 

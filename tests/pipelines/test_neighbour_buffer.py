@@ -426,7 +426,7 @@ def test_idle_flush_pages_through_a_big_backlog_by_id(tmp_path: Path) -> None:
     # Each page re-entered the chain exactly once.
     assert chain.stat("newscrawl/neighbour_buffer/pages_reinjected_neighbours") == len(urls)
     assert len(chain.stored) == len(urls)
-    assert chain.stat("newscrawl/sql_storage/batches") < len(urls) / 10
+    assert chain.stat("newscrawl/store/batches") < len(urls) / 10
 
 
 def test_pages_arriving_together_are_admitted_in_one_batch(database_url: str) -> None:
@@ -435,8 +435,8 @@ def test_pages_arriving_together_are_admitted_in_one_batch(database_url: str) ->
         assert await asyncio.gather(*(chain.process(item) for item in items)) == [None] * 5
 
     chain = run_chain(database_url, scenario, NEWSCRAWL_WRITE_BATCH_DELAY=0.5)
-    assert chain.stat("newscrawl/neighbour_buffer/batches") == 1
-    assert chain.stat("newscrawl/neighbour_buffer/batch_rows") == 5
+    assert chain.stat("newscrawl/store/batches") == 1
+    assert chain.stat("newscrawl/store/batch_rows") == 5
     assert chain.stat("newscrawl/neighbour_buffer/pages_buffered") == 5
 
 

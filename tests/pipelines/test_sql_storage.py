@@ -108,15 +108,15 @@ def test_concurrent_items_are_stored_in_one_batch(database_url: str) -> None:
     assert all(result is not None for result in seen["results"])
     assert seen["pages"] == {item.url: ("extracted", None) for item in items}
     assert set(seen["articles"]) == {item.url for item in items}
-    assert chain.stat("newscrawl/sql_storage/batches") == 1
-    assert chain.stat("newscrawl/sql_storage/batch_rows") == 6
+    assert chain.stat("newscrawl/store/batches") == 1
+    assert chain.stat("newscrawl/store/batch_rows") == 6
     assert chain.stat("newscrawl/sql_storage/articles_stored") == 6
 
 
 def test_batch_size_one_stores_each_item_on_its_own(database_url: str) -> None:
     items = [build_page_item("solo.test", "world", number) for number in range(3)]
     seen = run_concurrently(database_url, items, NEWSCRAWL_WRITE_BATCH_SIZE=1)
-    assert seen["chain"].stat("newscrawl/sql_storage/batches") == 3
+    assert seen["chain"].stat("newscrawl/store/batches") == 3
     assert set(seen["articles"]) == {item.url for item in items}
 
 
@@ -166,7 +166,7 @@ def test_a_row_the_database_refuses_fails_only_its_own_page(
     ((dropped, drop),) = chain.dropped
     assert dropped is bad and isinstance(drop, PageExtractionFailed)
     assert chain.stat("newscrawl/sql_storage/storage_errors") == 1
-    assert chain.stat("newscrawl/sql_storage/batches_split") == 1
+    assert chain.stat("newscrawl/store/batches_split") == 1
     assert chain.stat("newscrawl/sql_storage/articles_stored") == 3
     assert f"Cannot store {bad.url}, dropping it" in caplog.text
 
@@ -248,7 +248,7 @@ def test_a_data_error_fails_its_page_and_the_crawl_goes_on(database_url: str, fa
     assert status == "failed"
     assert error.startswith("storage error:") and message in error
     assert chain.stat("newscrawl/sql_storage/storage_errors") == 1
-    assert chain.stat("newscrawl/sql_storage/batches_split") == 1
+    assert chain.stat("newscrawl/store/batches_split") == 1
     # Not taken for an outage: nothing spooled, the crawl was not stopped.
     assert chain.stat("newscrawl/spool/crawl_stopped") == 0
     assert chain.stat("newscrawl/spool/spooled") == 0

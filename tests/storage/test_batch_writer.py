@@ -68,7 +68,8 @@ def test_concurrent_writes_share_one_transaction(engine: Engine, commits: list[i
     admissions = asyncio.run(main())
 
     assert commits == [1]
-    assert events == {"batches": 1, "batch_rows": 7}
+    # One delay: the first write waited for company, the other six joined it.
+    assert events == {"delays": 1, "batches": 1, "batch_rows": 7}
     assert len({admission.page_id for admission in admissions}) == 7
     # The group count of each admission includes the pages written before it in the batch.
     assert sorted(admission.pending_in_group for admission in admissions) == list(range(1, 8))
@@ -139,7 +140,7 @@ def test_one_bad_row_fails_alone(engine: Engine, commits: list[int]) -> None:
 
     assert isinstance(results[1], IntegrityError)
     assert all(not isinstance(result, BaseException) for i, result in enumerate(results) if i != 1)
-    assert events == {"batches": 1, "batch_rows": 4, "batches_split": 1}
+    assert events == {"delays": 1, "batches": 1, "batch_rows": 4, "batches_split": 1}
     # The failed batch rolled back; then each write ran alone, the good ones committed.
     assert len(commits) == 3
     with Session(engine) as session:

@@ -121,8 +121,7 @@ def test_a_starting_crawl_marks_a_killed_run_interrupted(engine: Engine) -> None
         started_at=datetime.now(UTC) - timedelta(minutes=1),
     )
     crawler = get_crawler(Spider, settings_dict={"NEWSCRAWL_DATABASE_URL": url})
-    assert crawler.stats is not None
-    extension = CrawlRunsExtension(url, crawler.stats)
+    extension = CrawlRunsExtension.from_crawler(crawler)
     spider = Spider(name="rss")
 
     async def crawl() -> None:
