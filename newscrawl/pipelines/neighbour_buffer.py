@@ -55,6 +55,7 @@ from newscrawl.storage.records import (
     Admission,
     LearnedTemplate,
     PageRecord,
+    PendingGroup,
     StoredPage,
     TemplateKey,
     TemplateRecord,
@@ -68,6 +69,8 @@ COMPONENT = "neighbour_buffer"
 TEMPLATE_CACHE_SIZE = 4096
 # Idle flushes retried after an error (e.g. the database is down) before the spider may close.
 MAX_FLUSH_FAILURES = 3
+# Groups the end-of-crawl flush works on at once (their writes share batches).
+FINAL_FLUSH_GROUPS = 16
 
 
 class NeighbourBufferPipeline:
@@ -308,25 +311,42 @@ class NeighbourBufferPipeline:
             raise DontCloseSpider
 
     async def _flush_pending_groups(self) -> None:
-        """Extract every pending page: full or partial template, else single-page mode."""
+        """Extract every pending page: full or partial template, else single-page mode.
+
+        Groups are flushed FINAL_FLUSH_GROUPS at a time: their pages then share the batches of
+        the writer, instead of each small group waiting NEWSCRAWL_WRITE_BATCH_DELAY on its own.
+        """
         pages = self._require_pages()
-        for group in await run_in_thread_with_retry(pages.list_pending_groups):
-            stored = None
-            if group.pending >= self.min_neighbours:
-                stored = await self._learn_template(
-                    group.group_key, replaces=None, min_pages=self.min_neighbours
-                )
-            else:
-                stored = await run_in_thread_with_retry(pages.get_template, group.group_key)
-            template = self._decode_template(stored) if stored is not None else None
-            mode = "neighbours" if template is not None else "single"
-            if stored is not None and template is not None and stored.page_count < self.neighbours:
-                self._count("groups_flushed_partial")
-            elif template is None:
-                self._count("groups_flushed_single")
-            await self._flush_group(
-                group.group_key, template=template, mode=mode, stored=stored
+        groups = await run_in_thread_with_retry(pages.list_pending_groups)
+        slots = asyncio.Semaphore(FINAL_FLUSH_GROUPS)
+
+        async def flush(group: PendingGroup) -> None:
+            async with slots:
+                await self._flush_pending_group(group)
+
+        results = await asyncio.gather(*(flush(group) for group in groups), return_exceptions=True)
+        # Every group had its go; the first failure makes the flush count as failed (retried).
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
+
+    async def _flush_pending_group(self, group: PendingGroup) -> None:
+        """Flush one group left pending: with a (partial) template if it can have one."""
+        pages = self._require_pages()
+        stored = None
+        if group.pending >= self.min_neighbours:
+            stored = await self._learn_template(
+                group.group_key, replaces=None, min_pages=self.min_neighbours
             )
+        else:
+            stored = await run_in_thread_with_retry(pages.get_template, group.group_key)
+        template = self._decode_template(stored) if stored is not None else None
+        mode = "neighbours" if template is not None else "single"
+        if stored is not None and template is not None and stored.page_count < self.neighbours:
+            self._count("groups_flushed_partial")
+        elif template is None:
+            self._count("groups_flushed_single")
+        await self._flush_group(group.group_key, template=template, mode=mode, stored=stored)
 
     async def _flush_group(
         self,

@@ -1,4 +1,5 @@
-"""One store per crawl: one engine, migrated once, shared by every component."""
+"""One store per crawl: one engine, migrated once, shared by every component; and an end-of-crawl
+flush whose small groups share write batches instead of waiting one batch delay each."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from scrapy.exceptions import DontCloseSpider
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -19,8 +21,10 @@ from newscrawl.pipelines.crawl_store import CrawlStore
 from newscrawl.storage.engine import create_database_engine
 from newscrawl.storage.models import Article, CrawlRun
 from tests.pipelines.chain import PipelineChain, build_test_crawler
+from tests.pipelines.page_factory import build_page_item
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+DELAYS_KEY = "newscrawl/store/delays"
 
 # `scrapy crawl` as a user runs it, with the engine factory and the migration step wrapped to
 # count their calls; the counts are printed when the process exits.
@@ -115,3 +119,30 @@ def test_components_of_one_crawler_share_one_store(database_url: str) -> None:
     assert chain.storage.store is CrawlStore.from_crawler(chain.crawler)
     # Both pipelines closed: the last close let the engine go.
     assert chain.storage.store.engine is None
+
+
+def test_final_flush_of_many_small_groups_shares_write_batches(database_url: str) -> None:
+    groups = 120
+    items = [build_page_item("many.test", f"section{number}", number) for number in range(groups)]
+    seen: dict[str, int] = {}
+    chain = PipelineChain(build_test_crawler(database_url))
+
+    async def main() -> None:
+        await chain.open()
+        try:
+            # Each page alone in its group: all are buffered, pending until the crawl ends.
+            assert await asyncio.gather(*(chain.process(item) for item in items)) == [None] * groups
+            seen["before"] = chain.stat(DELAYS_KEY)
+            with pytest.raises(DontCloseSpider):
+                chain.buffer.on_spider_idle()
+            await chain.wait_for_flushes()
+            seen["after"] = chain.stat(DELAYS_KEY)
+        finally:
+            await chain.close()
+
+    asyncio.run(main())
+    assert chain.stat("newscrawl/neighbour_buffer/groups_flushed_single") == groups
+    assert chain.stat("newscrawl/sql_storage/articles_stored") == groups
+    flush_delays = seen["after"] - seen["before"]
+    # One group at a time waited one batch delay per group (120).
+    assert 0 < flush_delays < groups / 3
