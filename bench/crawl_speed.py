@@ -657,9 +657,9 @@ def run_bench(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def profile_crawl(network: NetworkProcess, args: argparse.Namespace) -> dict[str, Any]:
-    """Run the SQLite feeds crawl under py-spy and summarise where its time goes."""
+    """Run the feeds crawl (--profile-store) under py-spy and summarise where its time goes."""
     output: Path = args.profile
-    run = run_crawl("feeds", "sqlite", network, args, profile_to=output)
+    run = run_crawl("feeds", args.profile_store, network, args, profile_to=output)
     print_run(run)
     summary = summarise_profile(output)
     summary["run"] = asdict(run)
@@ -745,6 +745,10 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
         help="also run the SQLite feeds crawl under py-spy, stacks to FILE",
     )
     parser.add_argument("--profile-rate", type=int, default=100, help="py-spy samples per second")
+    parser.add_argument(
+        "--profile-store", choices=("sqlite", "postgresql"), default="sqlite",
+        help="the store of the profiled feeds crawl (sqlite)",
+    )
     parser.add_argument(
         "--repeat", type=int, default=1, help="runs per configuration; figures use the fastest"
     )
