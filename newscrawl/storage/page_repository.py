@@ -76,8 +76,23 @@ def _build_group_count(*conditions: Any) -> Select[int]:
     return select(func.count()).select_from(inner.subquery())
 
 
+# session.info key: the site and feed rows upserted by the session's current transaction.
+ROWS_WRITTEN_KEY = "newscrawl.rows_written"
+
 COUNT_PENDING = _build_group_count(PAGES.c.status == "pending")
 COUNT_SINCE = _build_group_count(PAGES.c.id > bindparam("after_id"))
+
+
+def _rows_written_in_transaction(session: Session) -> set[tuple[str, str]]:
+    """The (table, key) rows this transaction of `session` has upserted already."""
+    session.connection()  # begins the transaction, if none has begun yet
+    transaction = session.get_transaction()
+    kept = session.info.get(ROWS_WRITTEN_KEY)
+    if kept is None or kept[0] is not transaction:
+        # A new transaction: what an earlier one wrote may have been rolled back.
+        kept = session.info[ROWS_WRITTEN_KEY] = (transaction, set())
+    written: set[tuple[str, str]] = kept[1]
+    return written
 
 
 def upsert_page(
@@ -85,8 +100,15 @@ def upsert_page(
 ) -> int:
     """Store a page (and its site and feed) by URL and return its id; a re-crawl overwrites it."""
     now = _now()
-    SITE_UPSERT.execute(session, {"name": page.site, "first_seen_at": now, "last_seen_at": now})
-    if page.feed_url:
+    written = _rows_written_in_transaction(session)
+    # A batch of pages shares a few sites and feeds: each row once per transaction, because on
+    # PostgreSQL every update of the site row waits for the lock of any other batch holding it.
+    if ("site", page.site) not in written:
+        SITE_UPSERT.execute(
+            session, {"name": page.site, "first_seen_at": now, "last_seen_at": now}
+        )
+        written.add(("site", page.site))
+    if page.feed_url and ("feed", page.feed_url) not in written:
         FEED_UPSERT.execute(
             session,
             {
@@ -96,6 +118,7 @@ def upsert_page(
                 "first_seen_at": now,
             },
         )
+        written.add(("feed", page.feed_url))
     values: dict[str, Any] = {
         "url": page.url,
         "site": page.site,

@@ -6,12 +6,17 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, event, func, select
 from sqlalchemy.orm import Session
 
 from newscrawl.storage.article_repository import ArticleRepository, compute_content_hash
 from newscrawl.storage.models import Article, Feed, Page, Site, Template
-from newscrawl.storage.page_repository import PAGE_UPSERT, PageRepository, write_admission
+from newscrawl.storage.page_repository import (
+    PAGE_UPSERT,
+    PageRepository,
+    upsert_page,
+    write_admission,
+)
 from newscrawl.storage.records import ArticleRecord, LearnedTemplate, PageRecord
 
 FETCHED = datetime(2026, 11, 20, 8, 30, tzinfo=UTC)
@@ -269,3 +274,26 @@ def test_prepared_upsert_refuses_a_row_with_missing_columns(engine: Engine) -> N
     # A missing column would silently become NULL on conflict.
     with Session(engine) as session, pytest.raises(ValueError, match="needs exactly the columns"):
         PAGE_UPSERT.execute(session, {"url": "http://news.test/world/x.html"})
+
+
+def test_a_transaction_writes_its_site_and_feed_rows_once(engine: Engine) -> None:
+    statements: list[str] = []
+
+    def record(conn: object, cursor: object, statement: str, *args: object) -> None:
+        statements.append(statement)
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        with Session(engine) as session, session.begin():
+            ids = [upsert_page(session, make_page(number)) for number in range(5)]
+        # The next transaction writes them again: what one wrote may have been rolled back.
+        with Session(engine) as session, session.begin():
+            upsert_page(session, make_page(5))
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    assert len(set(ids)) == 5
+    inserts = [s.split("(")[0].split()[-1] for s in statements if s.startswith("INSERT")]
+    assert inserts.count("sites") == 2
+    assert inserts.count("feeds") == 2
+    assert inserts.count("pages") == 6
+    assert count(engine, Page) == 6 and count(engine, Site) == 1 and count(engine, Feed) == 1
