@@ -33,6 +33,7 @@ from newscrawl.extraction import (
     learn_static_noise,
 )
 from newscrawl.items import PageItem
+from newscrawl.pipelines.claim_batching import ClaimBatcher
 from newscrawl.pipelines.crawl_store import CrawlStore
 from newscrawl.pipelines.errors import PageBuffered, PageExtractionFailed
 from newscrawl.pipelines.extraction_config import build_extraction_config
@@ -104,6 +105,7 @@ class NeighbourBufferPipeline:
         self.writer: BatchWriter | None = None
         # Claims keep workers sharing one database off each other's pages (issue #4).
         self.claims: PageClaims | None = None
+        self._claim_batcher: ClaimBatcher | None = None
         self._claimed: set[int] = set()
         self._releases: set[asyncio.Task[None]] = set()
         self._templates: dict[TemplateKey, SiteTemplate] = {}
@@ -174,6 +176,7 @@ class NeighbourBufferPipeline:
             return
         self.pages = pages
         self.claims = open_page_claims(self.engine)
+        self._claim_batcher = ClaimBatcher(self.claims)
         self.writer = self.store.require_writer()
 
     async def close_spider(self) -> None:
@@ -507,10 +510,10 @@ class NeighbourBufferPipeline:
 
     async def _claim_pages(self, page_ids: list[int]) -> set[int]:
         """Claim pages against other workers; pages another worker holds are left to it."""
-        claims = self.claims
-        if claims is None or not claims.is_shared:
+        claims, batcher = self.claims, self._claim_batcher
+        if claims is None or not claims.is_shared or batcher is None:
             return set(page_ids)
-        claimed = await run_in_thread_with_retry(claims.claim_pages, page_ids)
+        claimed = await batcher.claim_pages(page_ids)
         if skipped := len(set(page_ids) - claimed):
             self.stats.inc_value(build_stats_key(COMPONENT, "pages_claimed_elsewhere"), skipped)
             # Look again at the next idle: if that worker dies, its pages are ours to finish.
@@ -519,12 +522,14 @@ class NeighbourBufferPipeline:
         return claimed
 
     def _start_release(self, page_ids: list[int]) -> None:
-        claims = self.claims
-        if claims is None or not claims.is_shared or not page_ids:
+        claims, batcher = self.claims, self._claim_batcher
+        if claims is None or not claims.is_shared or batcher is None or not page_ids:
             return
-        task = asyncio.ensure_future(run_in_thread_with_retry(claims.release_pages, page_ids))
-        self._releases.add(task)
-        task.add_done_callback(self._finish_release)
+        # Releases asked for meanwhile share one task (and one database call).
+        task = batcher.release_pages(page_ids)
+        if task not in self._releases:
+            self._releases.add(task)
+            task.add_done_callback(self._finish_release)
 
     def _finish_release(self, task: asyncio.Task[None]) -> None:
         self._releases.discard(task)
