@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
-from sqlalchemy import or_, select
+from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from newscrawl.categories import site_from_url
@@ -88,14 +88,26 @@ def resolve_identity(
     return ArticleIdentity(preferred, None, originals[0].id if originals else None)
 
 
+LOAD_IDENTITIES = select(
+    Article.id, Article.url, Article.content_hash, Article.duplicate_of
+).where(
+    or_(
+        Article.url.in_(bindparam("urls", expanding=True)),
+        Article.content_hash == bindparam("content_hash"),
+    )
+)
+
+
 def load_identities(
     session: Session, urls: list[str], content_hash: str
 ) -> list[StoredIdentity]:
     """The stored articles at any of `urls` or with the given text."""
-    statement = select(
-        Article.id, Article.url, Article.content_hash, Article.duplicate_of
-    ).where(or_(Article.url.in_(urls), Article.content_hash == content_hash))
-    return [StoredIdentity(*row) for row in session.execute(statement)]
+    # Core on the session's connection, one statement built once: per article stored, the
+    # ORM path cost more than the query.
+    rows = session.connection().execute(
+        LOAD_IDENTITIES, {"urls": urls, "content_hash": content_hash}
+    )
+    return [StoredIdentity(*row) for row in rows]
 
 
 def _is_better(url: str, other: str, canonical_url: str | None) -> bool:
