@@ -107,11 +107,6 @@ class ParsedSitemap:
         return self.kind == "sitemapindex"
 
 
-def build_safe_parser() -> etree.XMLParser:
-    """Return an XML parser that expands no entities, fetches nothing and refuses huge trees."""
-    return etree.XMLParser(**_SAFE_PARSER_OPTIONS)
-
-
 _SAFE_PARSER_OPTIONS: dict[str, bool] = {
     "resolve_entities": False,
     "no_network": True,

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
-from urllib.parse import urlsplit
 
 from scrapy import Request
 from scrapy.http import Response
@@ -57,12 +56,6 @@ def read_feed_document(
     if parsed.is_feed or parsed.error is not None or discovered:
         return FeedDocument(parsed, [])
     return FeedDocument(parsed, discover_feed_links(body, url))
-
-
-def is_web_url(url: str) -> bool:
-    """True for an absolute http(s) URL with a host."""
-    parts = urlsplit(url)
-    return parts.scheme in ("http", "https") and bool(parts.netloc)
 
 
 def read_feed_sources(path: str | Path) -> list[FeedSource]:

@@ -13,10 +13,12 @@ from newscrawl.evaluation.report import build_json_report, format_text_report
 from newscrawl.evaluation.runner import (
     MAIN_LABEL,
     EvaluationRunner,
+    _count_page_keys,
+    _sum_page_counts,
     build_ablation_configs,
     summarise_times,
 )
-from newscrawl.extraction import ExtractionConfig
+from newscrawl.extraction import ExtractionConfig, extract, learn_static_noise
 from tests.evaluation.generated_dataset import write_dataset
 
 
@@ -30,6 +32,28 @@ def test_neighbour_mode_learns_one_template_per_left_out_page(tmp_path: Path) ->
     assert result.overall().pages == 6
     assert result.overall().f1 > 0.6  # loose: the exact figure is the engine tests' business
     assert result.errors() == 0
+
+
+def test_leave_one_out_templates_are_those_learned_from_the_neighbours(tmp_path: Path) -> None:
+    # The runner keys each page once and sums its neighbours' keys, instead of learning every
+    # leave-one-out template from scratch: the templates must not change.
+    dataset = read_dataset(write_dataset(tmp_path))
+    groups = dataset.groups_of_pages("cluster")
+    config = ExtractionConfig()
+    for page in dataset.pages:
+        neighbours = [p.read_html() for p in groups[page.id] if p.id != page.id]
+        summed = _sum_page_counts([_count_page_keys(html, config) for html in neighbours])
+        assert summed == learn_static_noise(neighbours, config)
+        assert summed is not None and summed.page_count == 2 and summed.counts
+    result = EvaluationRunner(mode="neighbours", progress=False).run([dataset])
+    for page_result in result.results[MAIN_LABEL]:
+        page = page_result.page
+        neighbours = [p.read_html() for p in groups[page.id] if p.id != page.id]
+        template = learn_static_noise(neighbours, config)
+        html = page.read_html()
+        assert page_result.text == extract(
+            html, url=page.url, title=page.title_hint, template=template
+        ).text
 
 
 def test_ablation_configs_share_the_default_template(tmp_path: Path) -> None:
@@ -53,8 +77,19 @@ def test_single_mode_learns_nothing(tmp_path: Path) -> None:
     dataset = read_dataset(write_dataset(tmp_path))
     result = EvaluationRunner(mode="single", progress=False).run([dataset])
     assert result.learn_milliseconds == []
+    assert len(result.parse_milliseconds) == 6
     assert result.overall().pages == 6
     assert all(r.text for r in result.results[MAIN_LABEL])
+
+
+def test_scores_do_not_need_the_parse_yardstick(tmp_path: Path) -> None:
+    dataset = read_dataset(write_dataset(tmp_path))
+    timed = EvaluationRunner(mode="single", progress=False).run([dataset])
+    untimed = EvaluationRunner(mode="single", progress=False, time_parsing=False).run([dataset])
+    assert untimed.parse_milliseconds == []
+    assert [r.text for r in untimed.results[MAIN_LABEL]] == [
+        r.text for r in timed.results[MAIN_LABEL]
+    ]
 
 
 def test_limit_and_outputs(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from newscrawl.categories import site_from_url
 from newscrawl.storage.engine import create_database_engine
 from newscrawl.storage.models import Article, CrawlRun, Page, Template
+from tests.database_support import DIALECTS, open_test_database
 from tests.pipelines.crawl_script import HEARTBEAT_OPTION
 from tests.pipelines.page_factory import build_page_html, build_story
 
@@ -45,6 +46,13 @@ class NewsPageHandler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         pass
+
+
+@pytest.fixture(params=DIALECTS)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty, unmigrated database: a whole crawl starts from one, as a first crawl does."""
+    with open_test_database(request.param, tmp_path) as url:
+        yield url
 
 
 @pytest.fixture

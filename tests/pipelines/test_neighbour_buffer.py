@@ -441,7 +441,7 @@ def test_pages_arriving_together_are_admitted_in_one_batch(database_url: str) ->
 
 
 def test_a_page_the_database_refuses_is_dropped_and_counted(
-    database_url: str, caplog: pytest.LogCaptureFixture
+    own_database_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     items = [build_page_item(SITE, "world", number) for number in range(3)]
 
@@ -449,7 +449,7 @@ def test_a_page_the_database_refuses_is_dropped_and_counted(
         reject_insert("pages", "story-1.")(chain.engine)
         await asyncio.gather(*(chain.process(item) for item in items))
 
-    chain = run_chain(database_url, scenario, NEWSCRAWL_WRITE_BATCH_DELAY=0.5)
+    chain = run_chain(own_database_url, scenario, NEWSCRAWL_WRITE_BATCH_DELAY=0.5)
     drops = {item.url: type(drop) for item, drop in chain.dropped}
     assert drops == {
         items[0].url: PageBuffered,
@@ -461,7 +461,7 @@ def test_a_page_the_database_refuses_is_dropped_and_counted(
     assert f"Cannot store {items[1].url}, dropping it" in caplog.text
 
 
-def test_a_refused_page_is_kept_as_failed_with_the_reason(database_url: str) -> None:
+def test_a_refused_page_is_kept_as_failed_with_the_reason(own_database_url: str) -> None:
     items = [build_page_item(SITE, "world", number) for number in range(3)]
 
     pages: dict[str, tuple[str, str | None]] = {}
@@ -472,7 +472,7 @@ def test_a_refused_page_is_kept_as_failed_with_the_reason(database_url: str) -> 
         await asyncio.gather(*(chain.process(item) for item in items))
         pages.update((page.url, (page.status, page.error)) for page in read_rows(chain, Page))
 
-    chain = run_chain(database_url, scenario, NEWSCRAWL_WRITE_BATCH_DELAY=0.5)
+    chain = run_chain(own_database_url, scenario, NEWSCRAWL_WRITE_BATCH_DELAY=0.5)
     status, error = pages[items[1].url]
     assert status == "failed" and error is not None and "pages row rejected" in error
     assert {pages[items[0].url][0], pages[items[2].url][0]} == {"pending"}

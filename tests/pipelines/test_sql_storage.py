@@ -148,12 +148,12 @@ def reject_insert(table: str, url_part: str, *, also: str = "TRUE") -> Callable[
 
 
 def test_a_row_the_database_refuses_fails_only_its_own_page(
-    database_url: str, caplog: pytest.LogCaptureFixture
+    own_database_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     items = [build_page_item("solo.test", "world", number) for number in range(4)]
     bad = items[2]
     seen = run_concurrently(
-        database_url,
+        own_database_url,
         items,
         before=reject_insert("articles", "story-2."),
         NEWSCRAWL_WRITE_BATCH_DELAY=0.5,
@@ -230,14 +230,16 @@ ROW_FAULTS = {
 
 
 @pytest.mark.parametrize("fault", sorted(ROW_FAULTS))
-def test_a_data_error_fails_its_page_and_the_crawl_goes_on(database_url: str, fault: str) -> None:
-    if not database_url.startswith("postgresql"):
+def test_a_data_error_fails_its_page_and_the_crawl_goes_on(
+    own_database_url: str, fault: str
+) -> None:
+    if not own_database_url.startswith("postgresql"):
         pytest.skip("per-row schema errors and program limits need plpgsql")
     failure, message = ROW_FAULTS[fault]
     items = [build_page_item("solo.test", "world", number) for number in range(5)]
     bad = items[2]
     seen = run_concurrently(
-        database_url,
+        own_database_url,
         items,
         before=fail_insert_on_postgres("articles", "story-2.", failure),
         NEWSCRAWL_WRITE_BATCH_DELAY=0.5,

@@ -7,20 +7,15 @@ import pytest
 from sqlalchemy import Engine
 
 from newscrawl.storage.engine import create_database_engine
-from newscrawl.storage.migrations import upgrade_database
-from tests.database_support import DIALECTS, open_test_database
+from tests.database_support import DIALECTS, MigratedDatabases
 
 
 @pytest.fixture(params=DIALECTS)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """The URL of a migrated database, on each dialect."""
-    with open_test_database(request.param, tmp_path) as url:
-        engine = create_database_engine(url)
-        try:
-            upgrade_database(engine)
-        finally:
-            engine.dispose()
-        yield url
+def database_url(
+    request: pytest.FixtureRequest, tmp_path: Path, migrated_databases: MigratedDatabases
+) -> str:
+    """The URL of a migrated database, on each dialect: the session's, emptied for this test."""
+    return migrated_databases.empty_url(request.param, tmp_path)
 
 
 @pytest.fixture

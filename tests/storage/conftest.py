@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
-from newscrawl.storage.migrations import upgrade_database
-from tests.database_support import DIALECTS, open_test_database, open_test_engine
+from newscrawl.storage.engine import create_database_engine
+from tests.database_support import DIALECTS, MigratedDatabases, open_test_database, open_test_engine
 
 
 @pytest.fixture(params=DIALECTS)
@@ -22,7 +22,13 @@ def empty_engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Eng
         yield engine
 
 
-@pytest.fixture
-def engine(empty_engine: Engine) -> Engine:
-    upgrade_database(empty_engine)
-    return empty_engine
+@pytest.fixture(params=DIALECTS)
+def engine(
+    request: pytest.FixtureRequest, tmp_path: Path, migrated_databases: MigratedDatabases
+) -> Iterator[Engine]:
+    """An engine on the session's migrated database, emptied for this test."""
+    engine = create_database_engine(migrated_databases.empty_url(request.param, tmp_path))
+    try:
+        yield engine
+    finally:
+        engine.dispose()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, text
 
-from newscrawl.storage.migrations import upgrade_database
+from newscrawl.storage.engine import create_database_engine
 from newscrawl.storage.page_claims import (
     PAGE_LOCK_NAMESPACE,
     AdvisoryPageClaims,
@@ -19,14 +19,16 @@ from newscrawl.storage.page_claims import (
 )
 from newscrawl.storage.page_repository import PageRepository
 from newscrawl.storage.records import PageRecord
-from tests.database_support import open_test_engine
+from tests.database_support import MigratedDatabases, open_test_engine
 
 
 @pytest.fixture
-def postgres_engine(tmp_path: Path) -> Iterator[Engine]:
-    with open_test_engine("postgresql", tmp_path) as engine:
-        upgrade_database(engine)
+def postgres_engine(tmp_path: Path, migrated_databases: MigratedDatabases) -> Iterator[Engine]:
+    engine = create_database_engine(migrated_databases.empty_url("postgresql", tmp_path))
+    try:
         yield engine
+    finally:
+        engine.dispose()
 
 
 def store_pages(engine: Engine, count: int, *, status: str = "pending") -> list[int]:

@@ -19,12 +19,12 @@ from sqlalchemy.orm import Session
 
 from newscrawl.storage.article_repository import ArticleRepository, write_article
 from newscrawl.storage.batch_writer import BatchWriter
+from newscrawl.storage.engine import create_database_engine
 from newscrawl.storage.feed_repository import FeedRepository
-from newscrawl.storage.migrations import upgrade_database
 from newscrawl.storage.models import Article, Feed, Page
 from newscrawl.storage.page_repository import write_admission, write_failed_page
 from newscrawl.storage.records import MAX_GROUP_KEY_CHARS, build_group_key
-from tests.database_support import DIALECTS, open_test_engine
+from tests.database_support import DIALECTS, MigratedDatabases
 from tests.storage.test_repositories import make_article, make_page
 
 LONG_CATEGORY = "c" * 300
@@ -131,15 +131,16 @@ def read_back(engine: Engine) -> dict[str, Any]:
 
 
 @pytest.fixture
-def stored(tmp_path: Path) -> dict[str, dict[str, Any]]:
+def stored(tmp_path: Path, migrated_databases: MigratedDatabases) -> dict[str, dict[str, Any]]:
     seen: dict[str, dict[str, Any]] = {}
     for dialect in DIALECTS:
-        (tmp_path / dialect).mkdir()
-        with open_test_engine(dialect, tmp_path / dialect) as engine:
-            upgrade_database(engine)
+        engine = create_database_engine(migrated_databases.empty_url(dialect, tmp_path))
+        try:
             results = write_everything(engine)
             assert [r for r in results if isinstance(r, BaseException)] == [], dialect
             seen[dialect] = read_back(engine)
+        finally:
+            engine.dispose()
     return seen
 
 
