@@ -15,6 +15,7 @@ from newscrawl.extraction.block_scorer import load_block_model
 from newscrawl.extraction.clean_html import render_clean_html
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.container_fill import fill_article_containers
+from newscrawl.extraction.descriptions import first_paragraph
 from newscrawl.extraction.document import Document, normalise_space
 from newscrawl.extraction.metadata import extract_metadata
 from newscrawl.extraction.prompt_noise import find_noise_segments
@@ -70,6 +71,10 @@ def build_article(document: Document, *, title: str | None, config: ExtractionCo
         canonical_url=metadata.canonical_url,
         image_url=metadata.image_url,
         image_caption=metadata.image_caption,
+        description=metadata.description or first_paragraph(paragraphs, headline),
+        site_name=metadata.site_name,
+        tags=list(metadata.tags),
+        modified=metadata.modified,
         method="neighbours" if document.static_applied else "single",
         config_version=config.version,
     )

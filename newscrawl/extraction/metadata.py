@@ -23,13 +23,16 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 from lxml.html import HtmlElement
 
+from newscrawl.extraction.article_tags import find_tags
 from newscrawl.extraction.authors import (
     clean_author_names,
     dedupe_names,
     is_agency,
     jsonld_authors,
 )
+from newscrawl.extraction.descriptions import find_description
 from newscrawl.extraction.language import detect_language
+from newscrawl.extraction.modified_dates import find_modified_date
 from newscrawl.extraction.published_dates import choose_published_date, read_time_after
 from newscrawl.extraction.titles import strip_title_furniture
 
@@ -239,6 +242,9 @@ class PageMetadata:
     site_name: str | None = None
     # The longest JSON-LD `articleBody`, as the page gives it (markup and entities included).
     article_body: str | None = None
+    description: str | None = None
+    tags: list[str] = field(default_factory=list)
+    modified: datetime | None = None
 
 
 def extract_metadata(
@@ -281,6 +287,9 @@ def extract_metadata(
         image_caption=image_caption,
         site_name=site_name,
         article_body=find_article_body(articles),
+        description=find_description(metas, articles),
+        tags=find_tags(metas, articles, site_name),
+        modified=find_modified_date(metas, articles, parse_date),
     )
 
 
