@@ -21,13 +21,17 @@ ARTICLE_FIELDS: tuple[str, ...] = (
     "feed",
     "image_url",
     "image_caption",
+    "description",
+    "site_name",
+    "tags",
+    "modified_at",
     "fetched_at",
     "extracted_at",
     "extraction_method",
     "text",
 )
 HTML_FIELD = "html"
-# Lists (authors, keywords) in a CSV cell.
+# Lists (authors, keywords, tags) in a CSV cell.
 CSV_LIST_SEPARATOR = "; "
 
 

@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import email.utils
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 
 from dateutil import parser as date_parser
 
 _YEAR = re.compile(r"\d{4}")
+# Zone names feeds write instead of an offset ("10:20:30 CEST"): email.utils knows only the
+# US ones and leaves the others naive, which would be read as UTC. Only unambiguous names.
+_ZONE_OFFSETS = {
+    "CET": 1, "MEZ": 1, "CEST": 2, "MESZ": 2, "BST": 1, "WET": 0, "WEST": 1, "EET": 2,
+    "EEST": 3, "MSK": 3, "JST": 9, "KST": 9, "HKT": 8, "SGT": 8, "AEST": 10, "AEDT": 11,
+    "NZST": 12, "NZDT": 13,
+}
+_ZONES = {name: timezone(timedelta(hours=hours)) for name, hours in _ZONE_OFFSETS.items()}
+_TRAILING_ZONE = re.compile(r"\s([A-Z]{3,4})$")
+# "02.01.2024" is the 2nd of January wherever dots separate the day, month and year.
+_DOTTED_DAY_FIRST = re.compile(r"\b\d{1,2}\.\d{1,2}\.\d{4}\b")
 
 
 def parse_w3c_datetime(value: str | None) -> datetime | None:
@@ -42,15 +53,25 @@ def _parse_iso_date(text: str) -> datetime | None:
 
 def _parse_rfc822_date(text: str) -> datetime | None:
     try:
-        return email.utils.parsedate_to_datetime(text)
+        parsed = email.utils.parsedate_to_datetime(text)
     except (TypeError, ValueError, IndexError, OverflowError):
         return None
+    if parsed.tzinfo is None:
+        zone = _TRAILING_ZONE.search(text)
+        if zone and zone[1] in _ZONES:
+            return parsed.replace(tzinfo=_ZONES[zone[1]])
+    return parsed
 
 
 def _parse_loose_date(text: str) -> datetime | None:
     if not _YEAR.search(text):
         return None
     try:
-        return date_parser.parse(text, default=datetime(2000, 1, 1))
+        return date_parser.parse(
+            text,
+            default=datetime(2000, 1, 1),
+            dayfirst=bool(_DOTTED_DAY_FIRST.search(text)),
+            tzinfos=_ZONES,
+        )
     except (ValueError, OverflowError, date_parser.ParserError):
         return None

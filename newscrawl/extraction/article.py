@@ -19,5 +19,11 @@ class Article:
     canonical_url: str | None = None
     image_url: str | None = None
     image_caption: str | None = None
+    # The page's summary (og:description...), else the first paragraph of the text.
+    description: str | None = None
+    site_name: str | None = None
+    # The page's own tags and keywords (article:tag, keywords, JSON-LD), deduplicated.
+    tags: list[str] = field(default_factory=list)
+    modified: datetime | None = None
     method: str = "single"
     config_version: str = ""

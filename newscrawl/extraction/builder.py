@@ -15,7 +15,9 @@ from newscrawl.extraction.block_scorer import load_block_model
 from newscrawl.extraction.clean_html import render_clean_html
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.container_fill import fill_article_containers
+from newscrawl.extraction.descriptions import first_paragraph
 from newscrawl.extraction.document import Document, normalise_space
+from newscrawl.extraction.figures import add_article_figures
 from newscrawl.extraction.metadata import extract_metadata
 from newscrawl.extraction.prompt_noise import find_noise_segments
 from newscrawl.extraction.relevance import page_title, title_keyword_set
@@ -53,13 +55,14 @@ def build_article(document: Document, *, title: str | None, config: ExtractionCo
         kept, paragraphs, from_body = complete_from_structured_body(
             document, kept, paragraphs, article_body=metadata.article_body, excluded=noise
         )
-    elements: list[lxml.html.HtmlElement | str] = (
-        list(paragraphs)
-        if from_body
-        else _html_elements(
+    if from_body:
+        elements: list[lxml.html.HtmlElement | str] = list(paragraphs)
+    else:
+        elements, nodes = _html_elements(
             document, kept, paragraphs_by_index=dict(zip(kept, paragraphs, strict=True))
         )
-    )
+        if config.keep_figures:
+            elements = add_article_figures(document, elements, nodes, document.url)
     return Article(
         title=headline,
         text="\n\n".join(paragraphs),
@@ -70,6 +73,10 @@ def build_article(document: Document, *, title: str | None, config: ExtractionCo
         canonical_url=metadata.canonical_url,
         image_url=metadata.image_url,
         image_caption=metadata.image_caption,
+        description=metadata.description or first_paragraph(paragraphs, headline),
+        site_name=metadata.site_name,
+        tags=list(metadata.tags),
+        modified=metadata.modified,
         method="neighbours" if document.static_applied else "single",
         config_version=config.version,
     )
@@ -211,10 +218,11 @@ def _remaining_text(document: Document, index: int) -> str:
 
 def _html_elements(
     document: Document, kept: list[int], *, paragraphs_by_index: dict[int, str]
-) -> list[lxml.html.HtmlElement | str]:
+) -> tuple[list[lxml.html.HtmlElement | str], list[int]]:
     """Kept blocks as elements; a block that also holds rejected text becomes a paragraph's text.
 
-    No element is inside another: a block's kept descendants go when the block comes.
+    No element is inside another: a block's kept descendants go when the block comes. Also
+    returns each one's walk index (a paragraph's: its block's).
     """
     # Walk indices (`Segment.node`) stand in for elements: int sets and a climb over the parent
     # array instead of hashing elements and creating a proxy for every ancestor.
@@ -227,6 +235,7 @@ def _html_elements(
     kept_sorted = sorted(kept_set)
     elements: list[lxml.html.HtmlElement | str] = []
     element_nodes: list[int] = []  # walk index of each element, -1 for a made-up paragraph
+    positions: list[int] = []  # walk index of each element or made-up paragraph's block
     last_node = -1  # the latest-walked block in `elements`
     emitted: set[int] = set()
     for index in kept:
@@ -256,16 +265,18 @@ def _html_elements(
                     # blocks have text, so one after the subtree starts at its end or later.
                     for i in reversed(range(len(element_nodes))):
                         if element_nodes[i] > node and starts[element_nodes[i]] < end:
-                            del elements[i], element_nodes[i]
+                            del elements[i], element_nodes[i], positions[i]
                 elements.append(block)
                 element_nodes.append(node)
+                positions.append(node)
                 last_node = max(last_node, node)
             emitted.add(node)
         else:
             # A paragraph's text: the writer writes it as a `<p>`, with no lxml element made.
             elements.append(_CONTROL_CHARACTERS.sub("", paragraphs_by_index[index]))
             element_nodes.append(-1)
-    return elements
+            positions.append(node)
+    return elements, positions
 
 
 def _render_html(elements: list[lxml.html.HtmlElement | str], base_url: str | None) -> str:

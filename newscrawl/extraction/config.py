@@ -75,6 +75,9 @@ class ExtractionConfig:
     # readers' comment threads, related links, tag lists, profile boxes, copyright lines (see
     # `prompt_noise`).
     drop_prompt_noise: bool = True
+    # Put the article region's figures back among the kept blocks as `<figure><img>
+    # <figcaption>` with absolute http(s) sources (see `figures`): only the HTML changes.
+    keep_figures: bool = True
 
     # Metadata. When no structured source, date line or URL gives the publish date, ask
     # htmldate's page-wide heuristics: more dates on old pages, but slower than the rest of the
@@ -108,4 +111,5 @@ class ExtractionConfig:
             longest_title_segment=False,
             use_structured_body=False,
             drop_prompt_noise=False,
+            keep_figures=False,
         )

@@ -23,13 +23,17 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 from lxml.html import HtmlElement
 
+from newscrawl.extraction.article_tags import find_tags
 from newscrawl.extraction.authors import (
     clean_author_names,
     dedupe_names,
     is_agency,
     jsonld_authors,
 )
+from newscrawl.extraction.descriptions import find_description
 from newscrawl.extraction.language import detect_language
+from newscrawl.extraction.modified_dates import find_modified_date
+from newscrawl.extraction.published_dates import choose_published_date, read_time_after
 from newscrawl.extraction.titles import strip_title_furniture
 
 try:
@@ -62,6 +66,7 @@ _ARTICLE_TYPES = frozenset(
 )
 _PUBLISHED_META = (
     "article:published_time",
+    "article:published:time",
     "og:published_time",
     "datepublished",
     "article.published",
@@ -237,6 +242,9 @@ class PageMetadata:
     site_name: str | None = None
     # The longest JSON-LD `articleBody`, as the page gives it (markup and entities included).
     article_body: str | None = None
+    description: str | None = None
+    tags: list[str] = field(default_factory=list)
+    modified: datetime | None = None
 
 
 def extract_metadata(
@@ -279,6 +287,9 @@ def extract_metadata(
         image_caption=image_caption,
         site_name=site_name,
         article_body=find_article_body(articles),
+        description=find_description(metas, articles),
+        tags=find_tags(metas, articles, site_name),
+        modified=find_modified_date(metas, articles, parse_date),
     )
 
 
@@ -603,7 +614,7 @@ def find_headline(
 
 
 def parse_date(value: str | None) -> datetime | None:
-    """Parse an ISO 8601 / RFC 2822 / compact date string; naive results are taken as UTC."""
+    """Parse an ISO 8601 / RFC 2822 / compact date string; without an offset it stays naive."""
     if not value:
         return None
     value = value.strip()
@@ -625,7 +636,7 @@ def parse_date(value: str | None) -> datetime | None:
         parsed = _safe_datetime(int(value[:4]), int(value[4:6]), int(value[6:]))
     if parsed is None or not 1990 <= parsed.year <= 2100:
         return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    return parsed
 
 
 def _safe_datetime(
@@ -663,11 +674,36 @@ def find_published_date(
     candidates: list[HtmlElement] | None = None,
     htmldate_fallback: bool = False,
 ) -> datetime | None:
-    """Return the publish date from structured data, the markup or the URL.
+    """Return the publish date: the first source's, with the time a later one adds that day.
+
+    Sources in `_iter_published_dates`' order (`choose_published_date` picks); then htmldate
+    if `htmldate_fallback`.
+    """
+    found = choose_published_date(
+        _iter_published_dates(
+            root, metas, articles, url, tags=tags, marked=marked, candidates=candidates
+        )
+    )
+    if found is None and htmldate_fallback:
+        return _find_date_with_htmldate(root, url)
+    return found
+
+
+def _iter_published_dates(
+    root: HtmlElement,
+    metas: dict[str, list[str]],
+    articles: list[dict[str, Any]],
+    url: str | None,
+    *,
+    tags: TagIndex | None = None,
+    marked: list[HtmlElement] | None = None,
+    candidates: list[HtmlElement] | None = None,
+) -> Iterator[datetime]:
+    """Yield the publish dates the structured data, the markup and the URL give, in order.
 
     In order: JSON-LD, meta tags, `<time>`, `<abbr>` titles, the page's URL, then its og:image
     URL, then a date line (an element whose class or id names a date, or an `<abbr>`, whose
-    text starts with one) outside the page's chrome; then htmldate if `htmldate_fallback`.
+    text starts with one) outside the page's chrome.
     `marked` and `candidates`, when the caller has them, are `MarkedElements.dates` and
     `.bylines` (with `tags`).
     """
@@ -676,7 +712,7 @@ def find_published_date(
             value = article.get(key)
             parsed = parse_date(value) if isinstance(value, str) else None
             if parsed:
-                return parsed
+                yield parsed
     # JSON-LD that does not parse (a stray comma, an unescaped quote) still names the date.
     for script in root.iter("script") if tags is None else tags["script"]:
         text = script.text
@@ -689,13 +725,13 @@ def find_published_date(
             match = _JSONLD_DATE.search(text)
             parsed = parse_date(match[1]) if match else None
             if parsed:
-                return parsed
+                yield parsed
     for key in _PUBLISHED_META:
         for value in metas.get(key, ()):
             # Some CMSs write the date in words: content="29 Mar 2017".
             parsed = parse_date(value) or parse_date_line(value)
             if parsed:
-                return parsed
+                yield parsed
     # Marked publish dates first: a bare <time> may be a comment's or the clock's.
     if tags is None:
         marked, times = _MARKED_DATES(root), list(root.iter("time"))
@@ -710,17 +746,17 @@ def find_published_date(
             value = element.text_content()
         parsed = parse_date(value)
         if parsed:
-            return parsed
+            yield parsed
     abbrs = list(root.iter("abbr")) if tags is None else tags["abbr"]
     for abbr in abbrs:
         if _ABBR_DATE_CLASS.search(abbr.get("class") or ""):
             parsed = parse_date(abbr.get("title"))
             if parsed:
-                return parsed
+                yield parsed
     for address in (url, *metas.get("og:image", ())):
         found = _url_date(address)
         if found:
-            return found
+            yield found
     if candidates is None:
         candidates = list(root.iter(*_DATE_TAGS))
     story_lists: dict[HtmlElement, bool] = {}
@@ -731,11 +767,10 @@ def find_published_date(
             if found is None:
                 continue
             if not _in_page_chrome(element, story_lists):
-                return found
+                yield found
             lines_left -= 1
             if not lines_left:
                 break
-    return _find_date_with_htmldate(root, url) if htmldate_fallback else None
 
 
 def _url_date(address: str | None) -> datetime | None:
@@ -745,8 +780,7 @@ def _url_date(address: str | None) -> datetime | None:
     match = _URL_DATE.search(urlsplit(address).path)
     if not match:
         return None
-    found = _safe_datetime(int(match[1]), int(match[2]), int(match[3]))
-    return found.replace(tzinfo=UTC) if found else None
+    return _safe_datetime(int(match[1]), int(match[2]), int(match[3]))
 
 
 def _marker_text(element: HtmlElement) -> str | None:
@@ -861,7 +895,7 @@ def parse_date_line(text: str) -> datetime | None:
             return None  # "03.04.2009": April 3rd or March 4th
     if found is None or found.year < _EARLIEST_YEAR:
         return None
-    return found if found.tzinfo else found.replace(tzinfo=UTC)
+    return found if first.re is _ISO_DATE else read_time_after(text[first.end() :], found)
 
 
 def _find_date_with_htmldate(root: HtmlElement, url: str | None) -> datetime | None:
@@ -888,7 +922,7 @@ def _find_date_with_htmldate(root: HtmlElement, url: str | None) -> datetime | N
         day = date.fromisoformat(found)
     except ValueError:
         return None
-    return datetime(day.year, day.month, day.day, tzinfo=UTC)
+    return datetime(day.year, day.month, day.day)
 
 
 # Authors ---------------------------------------------------------------------------------

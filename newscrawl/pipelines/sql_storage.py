@@ -238,5 +238,9 @@ def build_article_record(
         language=article.language,
         image_url=article.image_url,
         image_caption=article.image_caption,
+        description=article.description,
+        site_name=article.site_name,
+        tags=list(article.tags),
+        modified_at=article.modified,
         feed=item.feed_url,
     )

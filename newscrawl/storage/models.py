@@ -159,6 +159,12 @@ class Article(Base):
     language: Mapped[str | None]
     image_url: Mapped[str | None]
     image_caption: Mapped[str | None]
+    # The page's summary, else the text's first paragraph (extraction/descriptions.py).
+    description: Mapped[str | None]
+    site_name: Mapped[str | None]
+    # The page's own tags (article:tag, keywords meta, JSON-LD); `keywords` are the feed's.
+    tags: Mapped[list[str]] = mapped_column(server_default="[]")
+    modified_at: Mapped[datetime | None]
     site: Mapped[str]
     category: Mapped[str]
     feed: Mapped[str | None]

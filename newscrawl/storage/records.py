@@ -127,4 +127,8 @@ class ArticleRecord:
     language: str | None = None
     image_url: str | None = None
     image_caption: str | None = None
+    description: str | None = None
+    site_name: str | None = None
+    tags: list[str] = field(default_factory=list)
+    modified_at: datetime | None = None
     feed: str | None = None

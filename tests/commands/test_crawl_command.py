@@ -54,6 +54,9 @@ def test_crawl_from_an_empty_directory_exports_one_record_per_stored_article(
     assert {record["url"] for record in records} == stored and len(records) == len(stored)
     assert all(list(record) == list(ARTICLE_FIELDS) for record in records)
     assert all(record["text"] and record["title"] for record in records)
+    # The page fields: every demo page has a summary or a first paragraph.
+    assert all(record["description"] for record in records)
+    assert all(isinstance(record["tags"], list) for record in records)
     as_json = json.loads((tmp_path / "articles.json").read_text("utf-8"))
     assert {record["url"] for record in as_json} == stored
     with (tmp_path / "articles.csv").open(encoding="utf-8", newline="") as file:

@@ -145,3 +145,15 @@ def test_extract_reads_text_before_a_late_charset_declaration(
     article = json.loads(capsys.readouterr().out)
     assert article["title"] == "It’s here"
     assert article["text"].split("\n\n")[1:] == FILLER["de"]
+
+
+def test_extract_json_shows_the_article_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    fixtures = Path(__file__).parents[1] / "extraction" / "fixtures"
+    page = fixtures / "article_fields" / "de_berlin.html"
+    assert main(["extract", str(page), "--format", "json", "--url", "https://spree.example/a"]) == 0
+    article = json.loads(capsys.readouterr().out)
+    assert article["site_name"] == "Spreebote"
+    assert article["tags"] == ["Verkehr", "Berlin", "Brücke", "Spree"]
+    assert article["description"].startswith("Nach vier Jahren Bauzeit")
+    assert article["published"] == "2024-06-03T10:20:00+02:00"
+    assert article["modified"] == "2024-06-03T14:05:00+02:00"

@@ -194,5 +194,6 @@ def test_html_elements_check_nested_blocks_like_a_scan(html: str, least: int) ->
         for kept in combinations(range(count), size):
             chosen = list(kept)
             paragraphs = {i: document.segments[i].text for i in chosen}
-            found = _html_elements(document, chosen, paragraphs_by_index=paragraphs)
+            found, nodes = _html_elements(document, chosen, paragraphs_by_index=paragraphs)
             assert found == _html_elements_by_scanning(document, chosen, paragraphs)
+            assert len(nodes) == len(found)

@@ -116,6 +116,11 @@ def test_w3c_datetimes(text: str, expected: datetime | None) -> None:
         ("Tue, 2 Jan 2024 10:20:30 -0500",
          datetime(2024, 1, 2, 10, 20, 30, tzinfo=timezone(timedelta(hours=-5)))),
         ("2 January 2024", datetime(2024, 1, 2, tzinfo=UTC)),
+        # European zone names email.utils leaves naive, and dotted day-first dates.
+        ("Tue, 02 Jan 2024 10:20:30 CEST",
+         datetime(2024, 1, 2, 10, 20, 30, tzinfo=timezone(timedelta(hours=2)))),
+        ("02.01.2024 10:20 MEZ", datetime(2024, 1, 2, 10, 20, tzinfo=timezone(timedelta(hours=1)))),
+        ("02.01.2024", datetime(2024, 1, 2, tzinfo=UTC)),
         ("12", None),
     ],
 )
