@@ -32,6 +32,9 @@ _ISO_639_1 = frozenset(re.findall(
     "ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi "
     "yo za zh zu",
 ))
+# Codes a page may declare for a language that has one ISO 639-1 code users query by: the
+# Norwegian written standards (Bokmål, Nynorsk) under "no", and the codes ISO withdrew.
+_CODE_ALIASES = {"nb": "no", "nn": "no", "iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro"}
 _LANGUAGE_TAG = re.compile(r"^\s*([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*\s*$")
 _WORD = re.compile(r"\w+")
 _NO_TEXT_TAGS = frozenset({"script", "style", "noscript", "template"})
@@ -122,6 +125,7 @@ def normalise_language_tag(tag: str | None) -> str | None:
     if match is None:
         return None
     code = match.group(1).lower()
+    code = _CODE_ALIASES.get(code, code)
     return code if code in _ISO_639_1 else None
 
 

@@ -73,6 +73,12 @@ def test_detect_text_language_returns_none_when_unclear(text: str) -> None:
         (None, None),
         ("english", None),
         ("x-klingon", None),
+        # Norwegian's written standards under "no"; withdrawn codes as ISO 639-1 has them now.
+        ("nb-NO", "no"),
+        ("nn", "no"),
+        ("iw", "he"),
+        ("in-ID", "id"),
+        ("ji", "yi"),
     ],
 )
 def test_normalise_language_tag(tag: str | None, expected: str | None) -> None:
