@@ -35,7 +35,7 @@ from newscrawl.extraction.authors import (
     jsonld_authors,
 )
 from newscrawl.extraction.language import detect_language
-from newscrawl.extraction.titles import strip_title_furniture
+from newscrawl.extraction.titles import is_long_enough, strip_title_furniture
 
 try:
     # The compiled scan (built by `pip install`, see setup.py): the same elements, one walk.
@@ -591,6 +591,10 @@ def find_headline(
         if site_name and text.lower() == site_name.lower():
             continue
         candidates.append(text)
+    h1s = [text for h1 in tags["h1"][:_MAX_H1] if (text := _clean_text(h1.text_content()))]
+    declared = _declared_headline(metas, articles, site_name, h1s, title_words)
+    if declared is not None:
+        return declared
     if not page_title:
         return strip_title_furniture(candidates[0]) if candidates else None
     candidates.append(_strip_domain_prefix(split_title(html.unescape(page_title))))
@@ -602,6 +606,52 @@ def find_headline(
         if words and shared >= 0.5 * len(words) and shared > best_shared:
             best, best_shared = candidate, shared
     return strip_title_furniture(best)
+
+
+def _declared_headline(
+    metas: dict[str, list[str]],
+    articles: list[dict[str, Any]],
+    site_name: str | None,
+    h1s: list[str],
+    title_words: set[str],
+) -> str | None:
+    """The headline the publisher declares (og:title, then JSON-LD, then twitter:title).
+
+    The h1 on the page often carries a kicker, a live label or a section fused to it
+    ("Kultur : ...", "Premier League Rückschlag ..."), and some h1s are another story's: the
+    declared headline is the one the publisher chose, shown as an h1 spells it when the two
+    are the same headline. It counts only when it shares a word with `<title>` or an h1.
+    """
+    page_words = title_words.union(*(_headline_words(h1) for h1 in h1s))
+    declared = [
+        *metas.get("og:title", ())[:1],
+        *(a["headline"] for a in articles[:1] if isinstance(a.get("headline"), str)),
+        *metas.get("twitter:title", ())[:1],
+    ]
+    for raw in declared:
+        text = _clean_text(html.unescape(raw))
+        if not text or len(text) <= 3:
+            continue
+        text = _strip_domain_prefix(_strip_site_name(text, site_name))
+        if site_name and text.lower() == site_name.lower():
+            continue
+        headline = strip_title_furniture(text)
+        if not is_long_enough(headline):
+            continue  # a section, a site's name or a cut-off headline ("Flood")
+        words = _headline_words(headline)
+        # A generic og:title ("Home", a section) shares no word with the page's title or h1s;
+        # an SEO rewrite of the headline in `<title>` still shares some.
+        if not words or (page_words and not words & page_words):
+            continue
+        key = _headline_key(headline)
+        shown = (h for h in h1s if _headline_key(strip_title_furniture(h)) == key)
+        return next((strip_title_furniture(h) for h in shown), headline)
+    return None
+
+
+def _headline_key(text: str) -> str:
+    """A headline compared without case, spacing or soft hyphens."""
+    return " ".join(text.replace("\u00ad", "").casefold().split())
 
 
 # Publish date ----------------------------------------------------------------------------

@@ -1,6 +1,8 @@
+import lxml.html
 import pytest
 
 from newscrawl.extraction import extract
+from newscrawl.extraction.metadata import extract_metadata
 from newscrawl.extraction.titles import plain_title, strip_title_furniture
 
 _PAGE = (
@@ -52,3 +54,33 @@ def test_extract_stores_the_feed_title_as_plain_text() -> None:
 )
 def test_strip_title_furniture(headline: str, expected: str) -> None:
     assert strip_title_furniture(headline) == expected
+
+
+def headline_of(head: str, body: str = "") -> str | None:
+    page = f"<html><head>{head}</head><body>{body}<p>Text.</p></body></html>"
+    return extract_metadata(lxml.html.document_fromstring(page), None).title
+
+
+@pytest.mark.parametrize(
+    ("title", "og_title", "h1", "expected"),
+    [
+        # The h1 fuses a kicker to the headline the publisher declares.
+        ("Kultur : Ehrengast der Buchmesse | der Freitag", "Ehrengast der Buchmesse",
+         "Kultur : Ehrengast der Buchmesse", "Ehrengast der Buchmesse"),
+        # <title> is an SEO rewrite; og:title is the editorial headline.
+        ("Harry and Meghan LIVE: Couple won't recover | Royal | Express",
+         "Whingers Harry and Meghan won't recover from snub", "Harry and Meghan LIVE",
+         "Whingers Harry and Meghan won't recover from snub"),
+        # A generic og:title shares no word with the page: the h1 echoed in <title> stands.
+        ("Flood closes the bridge | Gazette", "Latest news and sport", "Flood closes the bridge",
+         "Flood closes the bridge"),
+        ("Inondation : le pont fermé - Le Journal", "Inondation : le pont fermé - Le Journal",
+         "Inondation : le pont fermé", "Inondation : le pont fermé"),
+    ],
+)
+def test_declared_headline_without_a_feed_title(
+    title: str, og_title: str, h1: str, expected: str
+) -> None:
+    head = (f"<title>{title}</title><meta property='og:title' content=\"{og_title}\">"
+            "<meta property='og:site_name' content='Le Journal'>")
+    assert headline_of(head, f"<h1>{h1}</h1>") == expected
