@@ -592,7 +592,7 @@ def find_headline(
             continue
         candidates.append(text)
     h1s = [text for h1 in tags["h1"][:_MAX_H1] if (text := _clean_text(h1.text_content()))]
-    declared = _declared_headline(metas, articles, site_name, h1s, title_words)
+    declared = _declared_headline(metas, articles, site_name, h1s, page_title, title_words)
     if declared is not None:
         return declared
     if not page_title:
@@ -613,6 +613,7 @@ def _declared_headline(
     articles: list[dict[str, Any]],
     site_name: str | None,
     h1s: list[str],
+    page_title: str | None,
     title_words: set[str],
 ) -> str | None:
     """The headline the publisher declares (og:title, then JSON-LD, then twitter:title).
@@ -628,10 +629,15 @@ def _declared_headline(
         *(a["headline"] for a in articles[:1] if isinstance(a.get("headline"), str)),
         *metas.get("twitter:title", ())[:1],
     ]
-    for raw in declared:
-        text = _clean_text(html.unescape(raw))
-        if not text or len(text) <= 3:
+    texts = [text for raw in declared if (text := _clean_text(html.unescape(raw)))]
+    for text in texts:
+        if len(text) <= 3:
             continue
+        # An og:title copied from `<title>` keeps its furniture ("... | Bhopal News - The Times
+        # of India"): a declared headline it contains is the headline without it.
+        inner = [t for t in texts if t != text and is_long_enough(t) and t in text]
+        if inner and _headline_key(text) == _headline_key(page_title or ""):
+            text = inner[0]
         text = _strip_domain_prefix(_strip_site_name(text, site_name))
         if site_name and text.lower() == site_name.lower():
             continue

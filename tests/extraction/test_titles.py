@@ -1,3 +1,5 @@
+import json
+
 import lxml.html
 import pytest
 
@@ -84,3 +86,12 @@ def test_declared_headline_without_a_feed_title(
     head = (f"<title>{title}</title><meta property='og:title' content=\"{og_title}\">"
             "<meta property='og:site_name' content='Le Journal'>")
     assert headline_of(head, f"<h1>{h1}</h1>") == expected
+
+
+def test_og_title_copied_from_the_page_title_yields_to_the_jsonld_headline() -> None:
+    headline = "Newborns left in dustbins: Madhya Pradesh tops India for 5th year"
+    seo = f"Infant Abandonment Cases: {headline} | Bhopal News - The Times of India"
+    data = json.dumps({"@type": "NewsArticle", "headline": headline})
+    head = (f"<title>{seo}</title><meta property='og:title' content='{seo}'>"
+            f'<script type="application/ld+json">{data}</script>')
+    assert headline_of(head) == headline
