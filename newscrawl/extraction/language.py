@@ -95,9 +95,9 @@ _STOPWORDS: dict[str, frozenset[str]] = {
         "sw": "na ya wa kwa za la katika ni kuwa cha hiyo hii huo yake wake pia lakini au "
         "kama hadi baada ambao ambayo zaidi wakati hivyo kutoka bado sana vya hayo",
         "zu": "futhi ukuthi kanye uma noma ngoba lokho lapho kusho wathi yena bona "
-        "ngesikhathi kuze manje ngokuthi kusukela kodwa abantu",
+        "ngesikhathi kuze manje ngokuthi kusukela kodwa abantu lapha kakhulu lezi leli",
         "xh": "kwaye kunye xa okanye ngoko uthe naye ukuze ngexesha kuba esi eli oku "
-        "ukuba kodwa abantu",
+        "ukuba kodwa abantu kwi okokuba apha bale ngoku kule ezi olu loo kakhulu kwakhona",
     }.items()
 }
 

@@ -193,3 +193,12 @@ def test_declared_language_stays_when_the_text_agrees_or_is_unclear() -> None:
     assert detect_language(_tagged_page("en", "Kodwa")) == "en"
     # Only a default-looking tag is checked: a German tag is trusted as it is.
     assert detect_language(_tagged_page("de", english)) == "de"
+
+
+def test_isixhosa_text_tagged_english_is_isixhosa() -> None:
+    text = ("UKamogelo Kgatshe wonyulwa njengomanejala kwi projekithi yokugcinwa kweerekhodi. "
+            "Iindaba zakutshanje ngakulutsha zezo zinge Sebe lezeKhaya okokuba ligaya isigaba "
+            "sesibini, kwaye apha le projekithi iya kuqesha ulutsha kunye nabantu bale mihla. "
+            "Ngoku kule nyanga izithuba ezi zivulekile kwi ofisi, ukuba ufuna ukufaka isicelo. ")
+    page = f'<html lang="en-US"><body><p>{text}</p></body></html>'
+    assert detect_language(lxml.html.document_fromstring(page)) == "xh"
