@@ -44,9 +44,9 @@ _SAMPLE_CHARS = 3000
 _BEYOND_LATIN = re.compile("[^\u0000-\u036f]")
 _MIN_STOPWORD_HITS = 3
 _MIN_STOPWORD_SHARE = 0.08
-# Declared languages a CMS sets by default whatever the text: only these are checked against
-# the text, so other pages pay nothing for it.
-_OVERRULED_DECLARATIONS = frozenset({"en"})
+# Declared languages checked against the text: those with a stop-word profile below, so that
+# the declared language's own words count against the guess. A CMS's default ("en", or the
+# publisher's home language on its pages in another) is the usual cause of a wrong tag.
 # The text overrules the declared language when the guess has this many times the stop words
 # of the declared language and of any other.
 _CLEAR_DISAGREEMENT = 2.5
@@ -100,6 +100,8 @@ _STOPWORDS: dict[str, frozenset[str]] = {
         "ukuba kodwa abantu kwi okokuba apha bale ngoku kule ezi olu loo kakhulu kwakhona",
     }.items()
 }
+
+_OVERRULED_DECLARATIONS = frozenset(_STOPWORDS)
 
 _PERSIAN_LETTERS = "پچژگکی"
 _URDU_LETTERS = "ٹڈڑںے"
@@ -271,7 +273,7 @@ def detect_language(
         return detect_text_language(source)
     declared = read_declared_language(source, meta_elements=meta_elements)
     if declared is not None and declared not in _OVERRULED_DECLARATIONS:
-        return declared
+        return declared  # no profile to weigh the text against: the page is taken at its word
     found = detect_text_language(
         text if text is not None else _read_body_text(source), declared=declared
     )

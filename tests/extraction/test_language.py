@@ -85,8 +85,8 @@ def test_normalise_language_tag(tag: str | None, expected: str | None) -> None:
     assert normalise_language_tag(tag) == expected
 
 
-def test_declared_language_wins_over_content() -> None:
-    page = f'<html lang="de-AT"><body><p>{SAMPLES["en"]}</p></body></html>'
+def test_declared_language_wins_over_a_few_foreign_words() -> None:
+    page = '<html lang="de-AT"><body><p>Home News Sport. The End. Impressum</p></body></html>'
     assert detect_language(lxml.html.document_fromstring(page)) == "de"
 
 
@@ -191,8 +191,8 @@ def test_declared_language_stays_when_the_text_agrees_or_is_unclear() -> None:
     english = "The minister said that the plan would go ahead in the new year. " * 5
     assert detect_language(_tagged_page("en", english)) == "en"
     assert detect_language(_tagged_page("en", "Kodwa")) == "en"
-    # Only a default-looking tag is checked: a German tag is trusted as it is.
-    assert detect_language(_tagged_page("de", english)) == "de"
+    # A tag without a profile to weigh the text against is trusted as it is.
+    assert detect_language(_tagged_page("fi", english)) == "fi"
 
 
 def test_isixhosa_text_tagged_english_is_isixhosa() -> None:
@@ -202,3 +202,17 @@ def test_isixhosa_text_tagged_english_is_isixhosa() -> None:
             "Ngoku kule nyanga izithuba ezi zivulekile kwi ofisi, ukuba ufuna ukufaka isicelo. ")
     page = f'<html lang="en-US"><body><p>{text}</p></body></html>'
     assert detect_language(lxml.html.document_fromstring(page)) == "xh"
+
+
+@pytest.mark.parametrize("declared", ["de", "ru", "es"])
+def test_english_text_under_another_declared_language_is_english(declared: str) -> None:
+    text = SAMPLES["en"] + " " + SAMPLES["en"]
+    page = f'<html lang="{declared}"><body><p>{text}</p></body></html>'
+    assert detect_language(lxml.html.document_fromstring(page)) == "en"
+
+
+@pytest.mark.parametrize("declared", ["de", "fr", "no"])
+def test_declared_language_stands_when_the_text_agrees_or_cannot_tell(declared: str) -> None:
+    text = SAMPLES.get(declared, "Regjeringen sa tirsdag at den ikke ville endre loven.")
+    page = f'<html lang="{declared}"><body><p>{text}</p></body></html>'
+    assert detect_language(lxml.html.document_fromstring(page)) == declared
