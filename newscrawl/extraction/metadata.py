@@ -620,8 +620,9 @@ def _declared_headline(
 
     The h1 on the page often carries a kicker, a live label or a section fused to it
     ("Kultur : ...", "Premier League Rückschlag ..."), and some h1s are another story's: the
-    declared headline is the one the publisher chose, shown as an h1 spells it when the two
-    are the same headline. It counts only when it shares a word with `<title>` or an h1.
+    declared headline is the one the publisher chose. The first declared headline an h1 shows
+    wins, as the h1 spells it; else og:title's. One counts only when it shares a word with
+    `<title>` or an h1.
     """
     page_words = title_words.union(*(_headline_words(h1) for h1 in h1s))
     declared = [
@@ -630,34 +631,51 @@ def _declared_headline(
         *metas.get("twitter:title", ())[:1],
     ]
     texts = [text for raw in declared if (text := _clean_text(html.unescape(raw)))]
-    for text in texts:
-        if len(text) <= 3:
-            continue
-        # An og:title copied from `<title>` keeps its furniture ("... | Bhopal News - The Times
-        # of India"): a declared headline it contains is the headline without it.
-        inner = [t for t in texts if t != text and is_long_enough(t) and t in text]
-        if inner and _headline_key(text) == _headline_key(page_title or ""):
-            text = inner[0]
-        text = _strip_domain_prefix(_strip_site_name(text, site_name))
-        if site_name and text.lower() == site_name.lower():
-            continue
-        headline = strip_title_furniture(text)
-        if not is_long_enough(headline):
-            continue  # a section, a site's name or a cut-off headline ("Flood")
-        words = _headline_words(headline)
-        # A generic og:title ("Home", a section) shares no word with the page's title or h1s;
-        # an SEO rewrite of the headline in `<title>` still shares some.
-        if not words or (page_words and not words & page_words):
-            continue
-        key = _headline_key(headline)
-        shown = (h for h in h1s if _headline_key(strip_title_furniture(h)) == key)
-        return next((strip_title_furniture(h) for h in shown), headline)
-    return None
+    found = [headline for text in texts if (headline := _checked_headline(
+        text, texts, site_name, page_title, page_words)) is not None]
+    shown_keys = {_headline_key(strip_title_furniture(h1)): h1 for h1 in h1s}
+    # A declared headline the page shows as its h1 is the headline both agree on; og:title
+    # alone may be a social-media variant ("16-0! All six British players win...").
+    for headline in found:
+        h1 = shown_keys.get(_headline_key(headline))
+        if h1 is not None:
+            return strip_title_furniture(h1)
+    return found[0] if found else None
+
+
+def _checked_headline(
+    text: str, texts: list[str], site_name: str | None, page_title: str | None,
+    page_words: set[str],
+) -> str | None:
+    """One declared headline cleaned of site names and furniture, or None when it is none."""
+    if len(text) <= 3:
+        return None
+    # An og:title copied from `<title>` keeps its furniture ("... | Bhopal News - The Times of
+    # India"): a declared headline it contains is the headline without it.
+    inner = [t for t in texts if t != text and is_long_enough(t) and t in text]
+    if inner and _headline_key(text) == _headline_key(page_title or ""):
+        text = inner[0]
+    text = _strip_domain_prefix(_strip_site_name(text, site_name))
+    if site_name and text.lower() == site_name.lower():
+        return None
+    headline = strip_title_furniture(text)
+    if not is_long_enough(headline):
+        return None  # a section, a site's name or a cut-off headline ("Flood")
+    words = _headline_words(headline)
+    # A generic og:title ("Home", a section) shares no word with the page's title or h1s; an
+    # SEO rewrite of the headline in `<title>` still shares some.
+    if not words or (page_words and not words & page_words):
+        return None
+    return headline
+
+
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
+                         "\u00ad": None})
 
 
 def _headline_key(text: str) -> str:
-    """A headline compared without case, spacing or soft hyphens."""
-    return " ".join(text.replace("\u00ad", "").casefold().split())
+    """A headline compared without case, spacing, soft hyphens or curly quotes."""
+    return " ".join(text.translate(_QUOTES).casefold().split())
 
 
 # Publish date ----------------------------------------------------------------------------

@@ -95,3 +95,19 @@ def test_og_title_copied_from_the_page_title_yields_to_the_jsonld_headline() -> 
     head = (f"<title>{seo}</title><meta property='og:title' content='{seo}'>"
             f'<script type="application/ld+json">{data}</script>')
     assert headline_of(head) == headline
+
+
+def test_headline_shown_as_h1_and_declared_in_jsonld_wins_over_a_social_og_title() -> None:
+    headline = "US Open 2023 results: Andy Murray among six British players to win"
+    data = json.dumps({"@type": "NewsArticle", "headline": headline.replace("'", "&#8217;")})
+    head = (f"<title>{headline}</title>"
+            "<meta property='og:title' content='16-0! All six British players win at US Open'>"
+            f'<script type="application/ld+json">{data}</script>')
+    assert headline_of(head, f"<h1>{headline}</h1>") == headline
+
+
+def test_h1_spelling_with_curly_quotes_is_kept_when_the_declared_headline_is_the_same() -> None:
+    head = ("<title>x</title><meta property='og:title' "
+            "content=\"Mexico to fight 'illogical' steel tariffs\">")
+    h1 = "Mexico to fight \u2018illogical\u2019 steel tariffs"
+    assert headline_of(head, f"<h1>{h1}</h1>") == h1
