@@ -181,3 +181,28 @@ def test_jsonld_wins_when_the_visible_byline_disagrees() -> None:
     body = '<div class="byline"><a rel="author" href="/a">Jakob Hartung</a></div>' \
         '<ul class="teasers"><li><a rel="author" href="/b">Patrick Diekmann</a></li></ul>'
     assert authors_of(head, body, "de") == ["Jakob Hartung"]
+
+
+@pytest.mark.parametrize(
+    ("byline", "lang", "expected"),
+    [
+        ("Mamokete Modiba, Claire Benit-Gbaffou, Sarah Charlton and Tanya Zack", "en",
+         ["Mamokete Modiba", "Claire Benit-Gbaffou", "Sarah Charlton", "Tanya Zack"]),
+        ("Von Jasper Riemann und Barbara Schneider", "de", ["Jasper Riemann", "Barbara Schneider"]),
+        ("Door Jan de Vries en Piet Jansen", "nl", ["Jan de Vries", "Piet Jansen"]),
+        ("Av Anna Svensson och Erik Berg", "sv", ["Anna Svensson", "Erik Berg"]),
+        ("Ярослав Кузишин и Антон Зелинский", "ru", ["Ярослав Кузишин", "Антон Зелинский"]),
+        ("Ayşe Yılmaz ve Mehmet Demir", "tr", ["Ayşe Yılmaz", "Mehmet Demir"]),
+        ("Di Luca Monaco e Viviana Mazza", "it", ["Luca Monaco", "Viviana Mazza"]),
+        # A middle initial is no conjunction; a role with "ir" (and) in it is no second name.
+        ("By Andrew E. Freedman", "en", ["Andrew E. Freedman"]),
+        ("Povilas Aleksandravičius, Mykolo Romerio universiteto Žmogaus ir visuomenės studijų "
+         "fakulteto profesorius", "lt", ["Povilas Aleksandravičius"]),
+        ("BY HEMMY SO in Los Angeles and BEN WIDDICOMBE, LARRY McSHANE and RICH SCHAPIRO", "en",
+         ["HEMMY SO", "BEN WIDDICOMBE", "LARRY McSHANE", "RICH SCHAPIRO"]),
+    ],
+)
+def test_several_authors_are_split_in_each_language(
+    byline: str, lang: str, expected: list[str]
+) -> None:
+    assert authors_of(body=f'<div class="byline">{byline}</div>', lang=lang) == expected
