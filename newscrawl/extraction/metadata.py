@@ -1099,9 +1099,9 @@ def _yoast_writers(metas: dict[str, list[str]]) -> list[str]:
 
 def _links_to_account(element: HtmlElement) -> bool:
     """Whether a byline element is, or holds, a link to a CMS account ("/author/admin/")."""
-    links = [element] if element.tag == "a" else []
-    links.extend(element.iterdescendants("a"))
-    return any(is_account_url(link.get("href")) for link in links[:3])
+    # The first few links only: a whole article may carry an "author" class.
+    links = chain([element] if element.tag == "a" else [], element.iterdescendants("a"))
+    return any(is_account_url(link.get("href")) for link in islice(links, 3))
 
 
 # Byline containers around one author link: "Ingrid Treborg" and "Marlene Lundberg Holm" each
