@@ -220,7 +220,8 @@ def jsonld_authors(value: object) -> tuple[list[str], list[str]]:
     """(people, organisations) named by a JSON-LD `author` value, in order."""
     people: list[str] = []
     organisations: list[str] = []
-    for item in _flatten(value):
+    # A hostile page may list a million authors: the first few are all that is kept anyway.
+    for item in _flatten(value)[: 5 * _MAX_AUTHORS]:
         if isinstance(item, str):
             (organisations if is_agency(item.strip()) else people).append(item)
         elif isinstance(item, dict):
