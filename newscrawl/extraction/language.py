@@ -32,6 +32,9 @@ _ISO_639_1 = frozenset(re.findall(
     "ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi "
     "yo za zh zu",
 ))
+# Codes a page may declare for a language that has one ISO 639-1 code users query by: the
+# Norwegian written standards (Bokmål, Nynorsk) under "no", and the codes ISO withdrew.
+_CODE_ALIASES = {"nb": "no", "nn": "no", "iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro"}
 _LANGUAGE_TAG = re.compile(r"^\s*([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*\s*$")
 _WORD = re.compile(r"\w+")
 _NO_TEXT_TAGS = frozenset({"script", "style", "noscript", "template"})
@@ -41,9 +44,9 @@ _SAMPLE_CHARS = 3000
 _BEYOND_LATIN = re.compile("[^\u0000-\u036f]")
 _MIN_STOPWORD_HITS = 3
 _MIN_STOPWORD_SHARE = 0.08
-# Declared languages a CMS sets by default whatever the text: only these are checked against
-# the text, so other pages pay nothing for it.
-_OVERRULED_DECLARATIONS = frozenset({"en"})
+# Declared languages checked against the text: those with a stop-word profile below, so that
+# the declared language's own words count against the guess. A CMS's default ("en", or the
+# publisher's home language on its pages in another) is the usual cause of a wrong tag.
 # The text overrules the declared language when the guess has this many times the stop words
 # of the declared language and of any other.
 _CLEAR_DISAGREEMENT = 2.5
@@ -92,11 +95,13 @@ _STOPWORDS: dict[str, frozenset[str]] = {
         "sw": "na ya wa kwa za la katika ni kuwa cha hiyo hii huo yake wake pia lakini au "
         "kama hadi baada ambao ambayo zaidi wakati hivyo kutoka bado sana vya hayo",
         "zu": "futhi ukuthi kanye uma noma ngoba lokho lapho kusho wathi yena bona "
-        "ngesikhathi kuze manje ngokuthi kusukela kodwa abantu",
+        "ngesikhathi kuze manje ngokuthi kusukela kodwa abantu lapha kakhulu lezi leli",
         "xh": "kwaye kunye xa okanye ngoko uthe naye ukuze ngexesha kuba esi eli oku "
-        "ukuba kodwa abantu",
+        "ukuba kodwa abantu kwi okokuba apha bale ngoku kule ezi olu loo kakhulu kwakhona",
     }.items()
 }
+
+_OVERRULED_DECLARATIONS = frozenset(_STOPWORDS)
 
 _PERSIAN_LETTERS = "پچژگکی"
 _URDU_LETTERS = "ٹڈڑںے"
@@ -122,6 +127,7 @@ def normalise_language_tag(tag: str | None) -> str | None:
     if match is None:
         return None
     code = match.group(1).lower()
+    code = _CODE_ALIASES.get(code, code)
     return code if code in _ISO_639_1 else None
 
 
@@ -267,7 +273,7 @@ def detect_language(
         return detect_text_language(source)
     declared = read_declared_language(source, meta_elements=meta_elements)
     if declared is not None and declared not in _OVERRULED_DECLARATIONS:
-        return declared
+        return declared  # no profile to weigh the text against: the page is taken at its word
     found = detect_text_language(
         text if text is not None else _read_body_text(source), declared=declared
     )

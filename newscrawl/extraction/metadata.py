@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from email.utils import parsedate_to_datetime
@@ -25,16 +25,21 @@ from lxml.html import HtmlElement
 
 from newscrawl.extraction.article_tags import find_tags
 from newscrawl.extraction.authors import (
+    byline_subject,
     clean_author_names,
     dedupe_names,
+    is_account_url,
     is_agency,
+    is_desk,
+    is_source_credit,
+    is_written_by_label,
     jsonld_authors,
 )
 from newscrawl.extraction.descriptions import find_description
 from newscrawl.extraction.language import detect_language
 from newscrawl.extraction.modified_dates import find_modified_date
 from newscrawl.extraction.published_dates import choose_published_date, read_time_after
-from newscrawl.extraction.titles import strip_title_furniture
+from newscrawl.extraction.titles import is_long_enough, strip_title_furniture
 
 try:
     # The compiled scan (built by `pip install`, see setup.py): the same elements, one walk.
@@ -597,6 +602,10 @@ def find_headline(
         if site_name and text.lower() == site_name.lower():
             continue
         candidates.append(text)
+    h1s = [text for h1 in tags["h1"][:_MAX_H1] if (text := _clean_text(h1.text_content()))]
+    declared = _declared_headline(metas, articles, site_name, h1s, page_title, title_words)
+    if declared is not None:
+        return declared
     if not page_title:
         return strip_title_furniture(candidates[0]) if candidates else None
     candidates.append(_strip_domain_prefix(split_title(html.unescape(page_title))))
@@ -608,6 +617,76 @@ def find_headline(
         if words and shared >= 0.5 * len(words) and shared > best_shared:
             best, best_shared = candidate, shared
     return strip_title_furniture(best)
+
+
+def _declared_headline(
+    metas: dict[str, list[str]],
+    articles: list[dict[str, Any]],
+    site_name: str | None,
+    h1s: list[str],
+    page_title: str | None,
+    title_words: set[str],
+) -> str | None:
+    """The headline the publisher declares (og:title, then JSON-LD, then twitter:title).
+
+    The h1 on the page often carries a kicker, a live label or a section fused to it
+    ("Kultur : ...", "Premier League Rückschlag ..."), and some h1s are another story's: the
+    declared headline is the one the publisher chose. The first declared headline an h1 shows
+    wins, as the h1 spells it; else og:title's. One counts only when it shares a word with
+    `<title>` or an h1.
+    """
+    page_words = title_words.union(*(_headline_words(h1) for h1 in h1s))
+    declared = [
+        *metas.get("og:title", ())[:1],
+        *(a["headline"] for a in articles[:1] if isinstance(a.get("headline"), str)),
+        *metas.get("twitter:title", ())[:1],
+    ]
+    texts = [text for raw in declared if (text := _clean_text(html.unescape(raw)))]
+    found = [headline for text in texts if (headline := _checked_headline(
+        text, texts, site_name, page_title, page_words)) is not None]
+    shown_keys = {_headline_key(strip_title_furniture(h1)): h1 for h1 in h1s}
+    # A declared headline the page shows as its h1 is the headline both agree on; og:title
+    # alone may be a social-media variant ("16-0! All six British players win...").
+    for headline in found:
+        h1 = shown_keys.get(_headline_key(headline))
+        if h1 is not None:
+            return strip_title_furniture(h1)
+    return found[0] if found else None
+
+
+def _checked_headline(
+    text: str, texts: list[str], site_name: str | None, page_title: str | None,
+    page_words: set[str],
+) -> str | None:
+    """One declared headline cleaned of site names and furniture, or None when it is none."""
+    if len(text) <= 3:
+        return None
+    # An og:title copied from `<title>` keeps its furniture ("... | Bhopal News - The Times of
+    # India"): a declared headline it contains is the headline without it.
+    inner = [t for t in texts if t != text and is_long_enough(t) and t in text]
+    if inner and _headline_key(text) == _headline_key(page_title or ""):
+        text = inner[0]
+    text = _strip_domain_prefix(_strip_site_name(text, site_name))
+    if site_name and text.lower() == site_name.lower():
+        return None
+    headline = strip_title_furniture(text)
+    if not is_long_enough(headline):
+        return None  # a section, a site's name or a cut-off headline ("Flood")
+    words = _headline_words(headline)
+    # A generic og:title ("Home", a section) shares no word with the page's title or h1s; an
+    # SEO rewrite of the headline in `<title>` still shares some.
+    if not words or (page_words and not words & page_words):
+        return None
+    return headline
+
+
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
+                         "\u00ad": None})
+
+
+def _headline_key(text: str) -> str:
+    """A headline compared without case, spacing, soft hyphens or curly quotes."""
+    return " ".join(text.translate(_QUOTES).casefold().split())
 
 
 # Publish date ----------------------------------------------------------------------------
@@ -971,6 +1050,7 @@ def find_authors(
     People come first, wherever found: the visible byline wins over an organisation in the
     structured data. Without a person, an agency or the publication itself is the author when
     the structured data names it so (Fundus and news-please users expect "dpa", "Euronews").
+    Organisations listed beside people in the JSON-LD `author` stay beside them ("SDA").
     """
     publisher = (site_name or "").strip().casefold()
     people: list[str] = []
@@ -990,26 +1070,125 @@ def find_authors(
                 or is_agency(n)]
 
     names = person_names(people)
+    fallback = [name for name in chain(publication, organisations)
+                if name.strip().casefold() == publisher or is_agency(name.strip())]
+    if names and all(is_desk(name) for name in names):
+        # A template's "WIRED Staff" in the JSON-LD yields to a person the page names.
+        found = _find_listed_authors(root, metas, marked, person_names, publisher, fallback)
+        if found and not any(is_desk(name) for name in found):
+            return found
     if names:
-        # Agency copy credited beside the reporter: "Paula Steiger" and the Organization "SDA".
-        return dedupe_names(names + [o.strip() for o in organisations
-                                     if o.strip().casefold() != publisher])
-    for key in _AUTHOR_META:
-        names = person_names(metas.get(key, []))
+        names = _with_visible_coauthors(names, root, marked, person_names)
+        return dedupe_names(names + [o.strip() for o in organisations])
+    found = _find_listed_authors(root, metas, marked, person_names, publisher, fallback)
+    return found or dedupe_names([name.strip() for name in fallback])
+
+
+def _find_listed_authors(
+    root: HtmlElement,
+    metas: dict[str, list[str]],
+    marked: MarkedElements | None,
+    person_names: Callable[[Iterable[str]], list[str]],
+    publisher: str,
+    structured: list[str],
+) -> list[str]:
+    """Names from the author meta tags, then from the page's first byline that names anyone.
+
+    `structured` holds the publication or agencies the structured data names as the author:
+    a byline naming only one of them, or the site (`publisher`), ends the search.
+    """
+    publisher_names = {name.strip().casefold() for name in (publisher, *structured)} - {""}
+    for raws in (*(metas.get(key, []) for key in _AUTHOR_META), _yoast_writers(metas)):
+        names = person_names(raws)
         if names:
             return dedupe_names(names)
     for element in _byline_elements(root, marked):
+        if _links_to_account(element):
+            continue
         itemprop_name = element.find('.//*[@itemprop="name"]')
         source = itemprop_name if itemprop_name is not None else element
         text = source.get("content") or source.text_content()
         if len(text) > 200:  # a whole article block carrying an "author" class
             continue
+        if structured and is_source_credit(text):
+            continue  # "Quelle: dpa" credits material; the structured data names the author
         names = person_names([text])
         if names:
             return dedupe_names(names)
-    fallback = [name for name in chain(publication, organisations)
-                if name.strip().casefold() == publisher or is_agency(name.strip())]
-    return dedupe_names([name.strip() for name in fallback])
+        if byline_subject(text) in publisher_names:
+            # The page's own byline is the publication: later bylines are other stories'.
+            break
+    return []
+
+
+def _yoast_writers(metas: dict[str, list[str]]) -> list[str]:
+    """The writer Yoast SEO states as `twitter:labelN` "Written by" / `twitter:dataN`."""
+    found: list[str] = []
+    for number in range(1, 5):
+        labels = metas.get(f"twitter:label{number}")
+        if labels and is_written_by_label(labels[0]):
+            found.extend(metas.get(f"twitter:data{number}", [])[:1])
+    return found
+
+
+def _links_to_account(element: HtmlElement) -> bool:
+    """Whether a byline element is, or holds, a link to a CMS account ("/author/admin/")."""
+    # The first few links only: a whole article may carry an "author" class.
+    links = chain([element] if element.tag == "a" else [], element.iterdescendants("a"))
+    return any(is_account_url(link.get("href")) for link in islice(links, 3))
+
+
+# Byline containers around one author link: "Ingrid Treborg" and "Marlene Lundberg Holm" each
+# linked, in one `div.bylines`, when the JSON-LD names only one of them.
+_COAUTHOR_LEVELS = 5
+_COAUTHOR_CHARS = 200
+
+
+def _with_visible_coauthors(
+    names: list[str],
+    root: HtmlElement,
+    marked: MarkedElements | None,
+    person_names: Callable[[Iterable[str]], list[str]],
+) -> list[str]:
+    """The structured data's names, or the visible byline's when it names them and more.
+
+    The visible byline is the author links (rel or itemprop "author") in the short container
+    around the link that names the first of `names`.
+    """
+    links = marked.authors if marked is not None else _author_marked_elements(root)
+    wanted = {name.casefold() for name in names}
+    for link in links[:_MAX_AUTHOR_LINKS]:
+        if {n.casefold() for n in person_names([link.text_content()])} & wanted:
+            break
+    else:
+        return names
+    # The outermost short byline container around the link ("div.bylines"), not the page.
+    container, node = link, link
+    for _ in range(_COAUTHOR_LEVELS):
+        parent = node.getparent()
+        if parent is None or parent.tag in ("body", "html", "article", "main"):
+            break
+        if len(parent.text_content()) > _COAUTHOR_CHARS:
+            break
+        node = parent
+        if _is_byline_marker(node):
+            container = node
+    inside = [other for other in links if other is container or _is_within(other, container)]
+    visible = person_names(other.text_content() for other in inside)
+    shown = {name.casefold() for name in visible}
+    return visible if wanted < shown else names
+
+
+_MAX_AUTHOR_LINKS = 20
+
+
+def _author_marked_elements(root: HtmlElement) -> list[HtmlElement]:
+    """Elements with rel or itemprop "author", once each, in document order."""
+    return list(dict.fromkeys(attribute.getparent() for attribute in _AUTHOR_ATTRIBUTES(root)))
+
+
+def _is_within(element: HtmlElement, container: HtmlElement) -> bool:
+    return any(ancestor is container for ancestor in element.iterancestors())
 
 
 # Canonical URL and top image -------------------------------------------------------------

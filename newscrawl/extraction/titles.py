@@ -44,14 +44,15 @@ def strip_title_furniture(title: str) -> str:
     text = title.strip()
     while (match := _TRAILING_SEGMENT.search(text)) and _is_furniture(match.group(1)):
         rest = text[: match.start()].rstrip()
-        if not _long_enough(rest):
+        if not is_long_enough(rest):
             break
         text = rest
     match = _LEADING_SEGMENT.match(text)
-    if match and len(match.group(1).split()) <= 2 and _long_enough(text[match.end():]):
+    if match and len(match.group(1).split()) <= 2 and is_long_enough(text[match.end():]):
         text = text[match.end():]
     return text
 
 
-def _long_enough(text: str) -> bool:
+def is_long_enough(text: str) -> bool:
+    """Whether the text is long enough for a headline: a few words, or a dozen characters."""
     return len(text.split()) >= _MIN_HEADLINE_WORDS or (not text.isascii() and len(text) >= 12)

@@ -73,14 +73,20 @@ def test_detect_text_language_returns_none_when_unclear(text: str) -> None:
         (None, None),
         ("english", None),
         ("x-klingon", None),
+        # Norwegian's written standards under "no"; withdrawn codes as ISO 639-1 has them now.
+        ("nb-NO", "no"),
+        ("nn", "no"),
+        ("iw", "he"),
+        ("in-ID", "id"),
+        ("ji", "yi"),
     ],
 )
 def test_normalise_language_tag(tag: str | None, expected: str | None) -> None:
     assert normalise_language_tag(tag) == expected
 
 
-def test_declared_language_wins_over_content() -> None:
-    page = f'<html lang="de-AT"><body><p>{SAMPLES["en"]}</p></body></html>'
+def test_declared_language_wins_over_a_few_foreign_words() -> None:
+    page = '<html lang="de-AT"><body><p>Home News Sport. The End. Impressum</p></body></html>'
     assert detect_language(lxml.html.document_fromstring(page)) == "de"
 
 
@@ -185,5 +191,28 @@ def test_declared_language_stays_when_the_text_agrees_or_is_unclear() -> None:
     english = "The minister said that the plan would go ahead in the new year. " * 5
     assert detect_language(_tagged_page("en", english)) == "en"
     assert detect_language(_tagged_page("en", "Kodwa")) == "en"
-    # Only a default-looking tag is checked: a German tag is trusted as it is.
-    assert detect_language(_tagged_page("de", english)) == "de"
+    # A tag without a profile to weigh the text against is trusted as it is.
+    assert detect_language(_tagged_page("fi", english)) == "fi"
+
+
+def test_isixhosa_text_tagged_english_is_isixhosa() -> None:
+    text = ("UKamogelo Kgatshe wonyulwa njengomanejala kwi projekithi yokugcinwa kweerekhodi. "
+            "Iindaba zakutshanje ngakulutsha zezo zinge Sebe lezeKhaya okokuba ligaya isigaba "
+            "sesibini, kwaye apha le projekithi iya kuqesha ulutsha kunye nabantu bale mihla. "
+            "Ngoku kule nyanga izithuba ezi zivulekile kwi ofisi, ukuba ufuna ukufaka isicelo. ")
+    page = f'<html lang="en-US"><body><p>{text}</p></body></html>'
+    assert detect_language(lxml.html.document_fromstring(page)) == "xh"
+
+
+@pytest.mark.parametrize("declared", ["de", "ru", "es"])
+def test_english_text_under_another_declared_language_is_english(declared: str) -> None:
+    text = SAMPLES["en"] + " " + SAMPLES["en"]
+    page = f'<html lang="{declared}"><body><p>{text}</p></body></html>'
+    assert detect_language(lxml.html.document_fromstring(page)) == "en"
+
+
+@pytest.mark.parametrize("declared", ["de", "fr", "no"])
+def test_declared_language_stands_when_the_text_agrees_or_cannot_tell(declared: str) -> None:
+    text = SAMPLES.get(declared, "Regjeringen sa tirsdag at den ikke ville endre loven.")
+    page = f'<html lang="{declared}"><body><p>{text}</p></body></html>'
+    assert detect_language(lxml.html.document_fromstring(page)) == declared
