@@ -45,8 +45,8 @@ from bench.crawl_speed import (
     build_crawl_command,
     build_environment,
     read_stats,
+    read_tree_rss,
     run_crawl,
-    watch_process_tree,
 )
 from newscrawl import settings as project_settings
 from newscrawl.storage.models import Article, Page
@@ -92,6 +92,8 @@ class WorkersRun:
     span_seconds: float
     # CPU time of the workers and their extraction pools (user + system), per stored page.
     worker_cpu_ms_per_page: float
+    # That CPU time over the span: how many cores the workers kept busy on average.
+    worker_cores_busy: float
     # The database's work per stored page (pg_stat_database of the crawl's own database).
     transactions_per_page: float
     rows_written_per_page: float
@@ -101,6 +103,8 @@ class WorkersRun:
     pages_per_second_per_worker: float
     bare_concurrency: int
     bare_pages_per_second: float | None
+    # CPU time of the bare crawl process per fetched page: what Scrapy alone costs.
+    bare_cpu_ms_per_page: float | None
     ratio_to_bare: float | None
     redis_used_memory_before: int
     redis_used_memory_after: int
@@ -278,7 +282,7 @@ def run_workers(
                         command, cwd=REPO_ROOT, env=build_environment(), stdout=log, stderr=log
                     )
                 )
-        peaks = [watch_process_tree(process) for process in processes]
+        peaks = watch_processes(processes)
         cpu_seconds = read_children_cpu() - cpu_before
         served = network.served()
         used_after = read_used_memory(client)
@@ -326,6 +330,7 @@ def run_workers(
         failed_pages=failed,
         span_seconds=round(span, 2),
         worker_cpu_ms_per_page=round(1000 * cpu_seconds / stored, 1) if stored else 0.0,
+        worker_cores_busy=round(cpu_seconds / span, 2) if span > 0 else 0.0,
         transactions_per_page=round(transactions / stored, 2) if stored else 0.0,
         rows_written_per_page=round(rows_written / stored, 2) if stored else 0.0,
         database_bytes_per_page=database_bytes // stored if stored else 0,
@@ -333,6 +338,7 @@ def run_workers(
         pages_per_second_per_worker=round(total / count, 1),
         bare_concurrency=0,
         bare_pages_per_second=None,
+        bare_cpu_ms_per_page=None,
         ratio_to_bare=None,
         redis_used_memory_before=used_before,
         redis_used_memory_after=used_after,
@@ -344,10 +350,27 @@ def run_workers(
     )
 
 
+def watch_processes(
+    processes: Sequence[subprocess.Popen[bytes]], interval: float = 0.5
+) -> list[int]:
+    """Wait for every process; return the peak resident bytes of each with its descendants."""
+    peaks = [0] * len(processes)
+    while any(process.poll() is None for process in processes):
+        for index, process in enumerate(processes):
+            if process.poll() is None:
+                peaks[index] = max(peaks[index], read_tree_rss(process.pid))
+        time.sleep(interval)
+    return peaks
+
+
 def run_bare_with_concurrency(
     count: int, mode: str, network: NetworkProcess, args: argparse.Namespace
-) -> tuple[int, CrawlRun]:
-    """A bare Scrapy crawl with `count` times one worker's request concurrency."""
+) -> tuple[int, float, CrawlRun]:
+    """A bare Scrapy crawl with `count` times one worker's request concurrency.
+
+    Returns the per-domain concurrency (every site is on 127.0.0.1: one download slot), the
+    crawl's CPU seconds, and the run.
+    """
     concurrency = count * project_settings.CONCURRENT_REQUESTS
     per_domain = count * project_settings.CONCURRENT_REQUESTS_PER_DOMAIN
     bare_args = argparse.Namespace(**vars(args))
@@ -357,7 +380,9 @@ def run_bare_with_concurrency(
         # Every site of the network is on 127.0.0.1: one download slot for all of them.
         f"CONCURRENT_REQUESTS_PER_DOMAIN={per_domain}",
     ]
-    return per_domain, run_crawl(mode, "bare", network, bare_args)
+    cpu_before = read_children_cpu()
+    run = run_crawl(mode, "bare", network, bare_args)
+    return per_domain, read_children_cpu() - cpu_before, run
 
 
 def run_worker_comparison(network: NetworkProcess, args: argparse.Namespace) -> list[WorkersRun]:
@@ -367,12 +392,17 @@ def run_worker_comparison(network: NetworkProcess, args: argparse.Namespace) -> 
         for mode in args.modes:
             for count in args.workers:
                 run = run_workers(count, mode, network, args)
-                concurrency, bare = run_bare_with_concurrency(count, mode, network, args)
+                concurrency, bare_cpu, bare = run_bare_with_concurrency(
+                    count, mode, network, args
+                )
                 bare_rate = bare.active_pages_per_second
                 run = replace(
                     run,
                     bare_concurrency=concurrency,
                     bare_pages_per_second=bare_rate,
+                    bare_cpu_ms_per_page=round(1000 * bare_cpu / bare.fetched, 1)
+                    if bare.fetched
+                    else None,
                     ratio_to_bare=round(run.pages_per_second / bare_rate, 3) if bare_rate else None,
                 )
                 print_workers_run(run)
@@ -392,12 +422,14 @@ def print_workers_run(run: WorkersRun) -> None:
         f"{run.mode:8} {run.workers} worker(s)  pages {run.network_pages:6}  stored "
         f"{run.stored:6}  {run.pages_per_second:6.1f} pages/s "
         f"({run.pages_per_second_per_worker:.1f} per worker)  {ratio} bare "
-        f"({run.bare_pages_per_second} pages/s at concurrency {run.bare_concurrency})  "
+        f"({run.bare_pages_per_second} pages/s at {run.bare_concurrency} requests per domain, "
+        f"CPU {run.bare_cpu_ms_per_page} ms/page)  "
         f"duplicate fetches {run.duplicate_fetches}, rows {run.duplicate_rows}  "
         f"Redis used_memory {run.redis_used_memory_before / 1e6:.2f} -> "
         f"{run.redis_used_memory_after / 1e6:.2f} MB (crawl keys "
         f"{run.redis_crawl_keys_bytes / 1e3:.0f} kB, {run.dupefilter_fingerprints} "
-        f"fingerprints)  worker CPU {run.worker_cpu_ms_per_page:.0f} ms/page  database "
+        f"fingerprints)  worker CPU {run.worker_cpu_ms_per_page:.0f} ms/page "
+        f"({run.worker_cores_busy:.2f} cores busy)  database "
         f"{run.transactions_per_page:.2f} commits, {run.rows_written_per_page:.1f} rows "
         f"written per page  load {run.load_average[0]:.2f}{note}{flag}",
         flush=True,
