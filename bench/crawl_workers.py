@@ -53,8 +53,10 @@ from newscrawl.storage.models import Article, Page
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 # An idle worker waits this long for the others to refill the queue (docs/scale-out.md); the
-# figures leave it out (they end at each worker's last item).
-IDLE_CLOSE_SECONDS = 3
+# figures leave it out (they end at each worker's last item). With 3 s, one of 4 workers on
+# the loaded machine found the queue still empty at start (the others were fetching the
+# feeds) and closed without a page.
+IDLE_CLOSE_SECONDS = 10
 WORKER_AGENT_PREFIX = "newscrawl-bench-worker/"
 
 
