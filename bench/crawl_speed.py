@@ -20,6 +20,7 @@ and compares the per-page time of the largest to the smallest (target <= 1.10). 
 records one SQLite crawl under py-spy and prints its hot spots per thread (reactor, database
 threads, child processes such as an extraction pool). -s KEY=VALUE goes to every crawl.
 --repeat N runs every configuration N times, interleaved, and reports the fastest run of each.
+--workers 1,2,4 also runs N workers sharing Redis and PostgreSQL (bench.crawl_workers).
 """
 
 from __future__ import annotations
@@ -611,6 +612,13 @@ def run_bench(args: argparse.Namespace) -> dict[str, Any]:
                 runs += run_comparison(network, args)
                 if args.profile is not None:
                     report["profile"] = profile_crawl(network, args)
+                if args.workers:
+                    from bench.crawl_workers import run_worker_comparison
+
+                    report["workers"] = [
+                        asdict(r) | {"failed": r.failed}
+                        for r in run_worker_comparison(network, args)
+                    ]
             if size in args.scales:
                 done = sum(
                     1
@@ -644,6 +652,7 @@ def run_bench(args: argparse.Namespace) -> dict[str, Any]:
         for r in runs
         if r.lost or r.returncode or r.served != r.network_pages
     ]
+    report["losses"] += [w for w in report.get("workers", []) if w["failed"]]
     report["targets"] = {
         "sqlite_ratio_at_least": RATIO_TARGET,
         "sqlite_ratio_met": all(
@@ -752,6 +761,13 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--repeat", type=int, default=1, help="runs per configuration; figures use the fastest"
     )
+    parser.add_argument(
+        "--workers",
+        type=lambda t: [int(p) for p in parse_list(t)],
+        default=[],
+        help="also run N workers sharing Redis and PostgreSQL, for each N (e.g. 1,2,4)",
+    )
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
         "--out-dir",

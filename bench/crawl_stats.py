@@ -5,7 +5,9 @@ Enabled by STATS_CLASS (not by EXTENSIONS, so a bare crawl with `-s EXTENSIONS={
     -s STATS_CLASS=bench.crawl_stats.BenchStatsCollector -s NEWSCRAWL_BENCH_STATS_FILE=out.json
 
 Adds `bench/active_seconds` (first response to the last item leaving the pipelines, which
-leaves out start-up and shut-down) and `bench/vmhwm_bytes` (this process's peak RSS).
+leaves out start-up and shut-down), its two ends on the machine-wide monotonic clock
+(`bench/first_response_monotonic`, `bench/last_item_monotonic`: several workers of one crawl
+share that clock) and `bench/vmhwm_bytes` (this process's peak RSS).
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ class BenchStatsCollector(MemoryStatsCollector):
         super()._persist_stats(stats)
         if self.first_response is not None and self.last_item is not None:
             stats["bench/active_seconds"] = max(0.0, self.last_item - self.first_response)
+            stats["bench/first_response_monotonic"] = self.first_response
+            stats["bench/last_item_monotonic"] = self.last_item
         peak = read_peak_rss()
         if peak is not None:
             stats["bench/vmhwm_bytes"] = peak

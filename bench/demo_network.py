@@ -4,7 +4,8 @@
 
 prints one JSON line with the sites' base URLs once every site is bound (127.0.0.1, free
 ports), then answers commands read from stdin, one JSON line each: `stats` (article pages
-served since the last reset), `reset`, and end of input to stop. Every category feed lists
+served since the last reset, and how many of those were a page served again), `reset`, and
+end of input to stop. Every category feed lists
 all of its articles and the sitemaps list every article, so both spiders reach every page.
 Article pages are rendered once at start-up, so serving a page costs a dictionary look-up
 and the server process stays out of the crawler's way.
@@ -18,6 +19,7 @@ import json
 import random
 import sys
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -69,27 +71,37 @@ def build_sized_network(pages: int, seed: int = 2026) -> tuple[DemoSite, ...]:
 
 
 class ServedCounter:
-    """Article pages served, shared by every site's threads."""
+    """Article pages served, shared by every site's threads, with a log of which ones."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.articles = 0
         self.other = 0
+        # Times each article URL was served: the duplicate fetches of several crawl workers.
+        self.served_urls: Counter[str] = Counter()
 
-    def count(self, *, article: bool) -> None:
-        """Count one answered request."""
+    def count(self, *, article: bool, url: str = "") -> None:
+        """Count one answered request (`url` names an article page)."""
         with self.lock:
             if article:
                 self.articles += 1
+                self.served_urls[url] += 1
             else:
                 self.other += 1
 
     def snapshot(self, *, reset: bool = False) -> dict[str, int]:
-        """The counts so far; zeroed afterwards when `reset`."""
+        """The counts so far (`repeated`: article fetches after a URL's first); zeroed when
+        `reset`."""
         with self.lock:
-            counts = {"articles": self.articles, "other": self.other}
+            counts = {
+                "articles": self.articles,
+                "other": self.other,
+                "repeated": self.articles - len(self.served_urls),
+                "repeated_urls": sum(1 for n in self.served_urls.values() if n > 1),
+            }
             if reset:
                 self.articles = self.other = 0
+                self.served_urls.clear()
         return counts
 
 
@@ -129,7 +141,7 @@ class BenchRequestHandler(BaseHTTPRequestHandler):
         path = self.path.split("?", 1)[0]
         page = self.server.pages.get(path)
         if page is not None:
-            self.server.counter.count(article=True)
+            self.server.counter.count(article=True, url=self.server.base_url + path)
             self._send(200, HTML, page.body, page.etag)
             return
         self.server.counter.count(article=False)

@@ -17,7 +17,7 @@ from typing import Any
 
 from lxml.html import HtmlElement
 
-from newscrawl.extraction.document import Document
+from newscrawl.extraction.document import STATE_ASSIGNMENT, Document
 from newscrawl.extraction.word_tokens import split_words
 
 # A body shorter than this (about 40 words) is a teaser or a description, not the article.
@@ -40,7 +40,7 @@ _STATE_VISIBLE_CHARS = 1000
 # Page state: JSON data blocks (Next.js `__NEXT_DATA__`, Nuxt and others) and the
 # `window.__X_STATE__ = {...}` assignments of other apps.
 _STATE_TYPES = frozenset({"application/json"})
-_STATE_ASSIGNMENT = re.compile(r"^\s*(?:window\.|var\s+|let\s+|const\s+)?__\w+__\s*=\s*")
+_STATE_ASSIGNMENT = STATE_ASSIGNMENT
 # A page-state string is prose when it has this many words and ends a sentence.
 _PROSE_MIN_WORDS = 12
 _SENTENCE_END = (".", "!", "?", "\u3002", "\uff01", "\uff1f", '"', "\u201d", "\u00bb", ")")

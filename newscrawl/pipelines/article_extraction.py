@@ -92,6 +92,10 @@ class ArticleExtractionPipeline:
             self._fail(item, repr(exc))
             return item
         self._count_stages(item, outcome)
+        if outcome.truncated:
+            # Cut before parsing (MAX_ELEMENTS): the article comes from the page's start only.
+            logger.info("%s has too many elements; extracted from its start", item.url)
+            self.stats.inc_value(build_stats_key(COMPONENT, "page_truncated"))
         if outcome.article is None:
             logger.warning("Cannot extract %s\n%s", item.url, outcome.detail)
             self._fail(item, outcome.error or "no article")

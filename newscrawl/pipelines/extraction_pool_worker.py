@@ -69,6 +69,8 @@ class ExtractionOutcome:
     # and its traceback.
     error: str | None = None
     detail: str | None = None
+    # The page had more elements than the extraction reads (`Document.truncated`).
+    truncated: bool = False
 
 
 def _run_static_noise(document: Document, job: ExtractionJob) -> None:
@@ -145,5 +147,7 @@ def extract_page_job(job: ExtractionJob) -> ExtractionOutcome:
     try:
         article = build_article(document, title=job.title, config=job.config)
     except Exception as exc:
-        return ExtractionOutcome(None, tuple(outcomes), repr(exc), traceback.format_exc())
-    return ExtractionOutcome(article, tuple(outcomes))
+        return ExtractionOutcome(
+            None, tuple(outcomes), repr(exc), traceback.format_exc(), document.truncated
+        )
+    return ExtractionOutcome(article, tuple(outcomes), truncated=document.truncated)

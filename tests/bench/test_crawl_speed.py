@@ -65,7 +65,19 @@ def test_served_article_pages_are_counted(network: BenchNetworkServer) -> None:
     page = fetch(base + site.articles[0].path)
     assert site.articles[0].paragraphs[0].split(" ")[1].encode() in page
     fetch(base + "/robots.txt")
-    assert network.counter.snapshot() == {"articles": 1, "other": 1}
+    assert network.counter.snapshot() == {
+        "articles": 1,
+        "other": 1,
+        "repeated": 0,
+        "repeated_urls": 0,
+    }
+    # The request log tells a page served again from another page.
+    fetch(base + site.articles[0].path)
+    fetch(base + site.articles[0].path)
+    fetch(base + site.articles[1].path)
+    counts = network.counter.snapshot(reset=True)
+    assert (counts["articles"], counts["repeated"], counts["repeated_urls"]) == (4, 2, 1)
+    assert network.counter.snapshot()["articles"] == 0
 
 
 def test_crawl_stores_every_page_served_and_reports(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from newscrawl.extraction import Article, ExtractionConfig
+from newscrawl.extraction.document import MAX_ELEMENTS
 from newscrawl.items import PageItem
 from newscrawl.pipelines.article_extraction import ArticleExtractionPipeline
 from newscrawl.pipelines.errors import PageExtractionFailed
@@ -274,3 +275,21 @@ def test_workers_exit_when_the_crawl_process_is_killed() -> None:
     while any(map(is_running, workers)) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not [pid for pid in workers if is_running(pid)], "orphaned extraction workers"
+
+
+def test_a_page_cut_at_the_element_cap_is_counted_and_still_stored(tmp_path: Path) -> None:
+    big = build_page_item("solo.test", "world", 1)
+    filler = "<li><a href='/t'>x</a></li>" * (MAX_ELEMENTS // 2 + 5_000)
+    big.body = big.body.replace(b"</footer>", f"</footer><ul>{filler}</ul>".encode())
+    items = [big, build_page_item("solo.test", "world", 2)]
+    chain = run_chain(
+        f"sqlite:///{tmp_path / 'big.db'}",
+        items,
+        NEWSCRAWL_EXTRACTION_WORKERS=1,
+        NEWSCRAWL_NEIGHBOUR_BUFFER_ENABLED=False,
+    )
+    articles = read_articles(chain)
+    assert set(articles) == {item.url for item in items}
+    assert all(paragraph in articles[big.url].text for paragraph in build_story(1))
+    assert chain.stat("newscrawl/article_extraction/page_truncated") == 1
+    assert chain.stat("newscrawl/article_extraction/extracted") == 2
