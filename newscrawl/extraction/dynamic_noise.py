@@ -79,13 +79,14 @@ def _without_prose(
     if not len(starts):
         return candidates
     piece_range = document.piece_range
-    kept = []
-    for element in candidates:
-        start, end = piece_range[element]
-        k = int(np.searchsorted(starts, start))
-        if k == len(starts) or starts[k] >= end:
-            kept.append(element)
-    return kept
+    spans = np.array([piece_range[element] for element in candidates], dtype=np.intp)
+    # The first prose block starting at or after a candidate's start lies inside it when it
+    # starts before the candidate's end (one vectorised search for every candidate).
+    at = np.searchsorted(starts, spans[:, 0])
+    inside = np.append(starts, len(document.pieces))[at] < spans[:, 1]
+    return [
+        element for element, holds in zip(candidates, inside.tolist(), strict=True) if not holds
+    ]
 
 
 def _judge_python(
