@@ -386,6 +386,13 @@ def _piece_chars(pieces: list[TextPiece], out: np.ndarray) -> None:
     np.multiply(out[0], np.array([piece.in_link for piece in pieces], dtype=bool), out=out[1])
 
 
+def piece_char_rows(pieces: list[TextPiece]) -> np.ndarray:
+    """Per piece (a column), its stripped length, and again in the second row if in a link."""
+    out = np.empty((2, len(pieces)))
+    _piece_chars(pieces, out)
+    return out
+
+
 def _int_rows(rows: list[list[int]], out: np.ndarray) -> None:
     """Copy each list of ints into the start of its row of `out`."""
     if _compiled_int_rows is not None:

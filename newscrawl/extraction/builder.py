@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Set as AbstractSet
 
 import lxml.html
 import numpy as np
@@ -21,6 +22,7 @@ from newscrawl.extraction.figures import add_article_figures
 from newscrawl.extraction.metadata import extract_metadata
 from newscrawl.extraction.prompt_noise import find_noise_segments
 from newscrawl.extraction.relevance import page_title, title_keyword_set
+from newscrawl.extraction.word_tokens import count_text_words
 
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # lxml refuses these in element text; the page may still contain them.
@@ -50,6 +52,19 @@ def build_article(document: Document, *, title: str | None, config: ExtractionCo
             [i for i in kept if i not in noise],
             [p for i, p in zip(kept, paragraphs, strict=True) if i not in noise],
         )
+        # The furniture held the prose the scorer was sure of (a comment thread under a story
+        # the model doubted): choose again among the blocks outside it.
+        if (
+            config.use_block_scorer
+            and config.best_block_share
+            and _prose_words(document, kept) < config.best_block_words
+        ):
+            kept = [
+                i
+                for i in select_blocks_by_score(document, title or headline, config, excluded=noise)
+                if i not in noise
+            ]
+            paragraphs = [document.segments[i].text for i in kept]
     from_body = False
     if config.use_structured_body:
         kept, paragraphs, from_body = complete_from_structured_body(
@@ -100,10 +115,27 @@ def select_blocks_by_rules(document: Document, config: ExtractionConfig) -> list
     return kept
 
 
+def _prose_words(document: Document, kept: list[int]) -> int:
+    """Words in the kept blocks that are neither the headline nor a heading."""
+    titles = set(document.title_segments)
+    segments = document.segments
+    return sum(
+        count_text_words(segments[i].text)
+        for i in kept
+        if i not in titles and segments[i].block.tag not in _HEADINGS
+    )
+
+
 def select_blocks_by_score(
-    document: Document, title: str | None, config: ExtractionConfig
+    document: Document,
+    title: str | None,
+    config: ExtractionConfig,
+    excluded: AbstractSet[int] = frozenset(),
 ) -> list[int]:
-    """Score every block with the trained model and keep the likely article blocks."""
+    """Score every block with the trained model and keep the likely article blocks.
+
+    `excluded` blocks (recognised furniture) are never kept nor a best guess.
+    """
     if not document.segments:
         return []
     keywords = title_keyword_set(document, title, config) if title else frozenset()
@@ -115,11 +147,24 @@ def select_blocks_by_score(
     rows = features[scored]
     probabilities[scored] = _heuristic_scores(rows) if model is None else model.predict_proba(rows)
     prose = _prose_mask(document, features, config.fill_link_fraction)
-    if config.best_block_share and not (prose & (probabilities >= config.block_threshold)).any():
+    if excluded:
+        outside = list(excluded)
+        probabilities[outside] = 0.0
+        prose[outside] = False
+    likely_prose = prose & (probabilities >= config.block_threshold)
+    if config.best_block_share and words_of(features, likely_prose) < config.best_block_words:
         # The best guess will pick among these: only text that reads as words, never a run of
         # symbols (a binary body decoded as text). Checked only then: it reads every character.
         prose &= _lettered_mask(document)
-    keep = pick_likely_blocks(probabilities, config.block_threshold, config.best_block_share, prose)
+    words = np.expm1(features[:, FEATURE_NAMES.index("log_words")])
+    keep = pick_likely_blocks(
+        probabilities,
+        config.block_threshold,
+        config.best_block_share,
+        prose,
+        words=words,
+        min_words=config.best_block_words,
+    )
     if config.drop_static_blocks:
         keep &= features[:, FEATURE_NAMES.index("static_fraction")] < config.static_block_fraction
     kept: list[int] = np.flatnonzero(keep).tolist()
@@ -149,22 +194,45 @@ def select_blocks_by_score(
 
 
 def pick_likely_blocks(
-    probabilities: np.ndarray, threshold: float, best_share: float, prose: np.ndarray
+    probabilities: np.ndarray,
+    threshold: float,
+    best_share: float,
+    prose: np.ndarray,
+    *,
+    words: np.ndarray | None = None,
+    min_words: float = 1.0,
 ) -> np.ndarray:
-    """Which blocks are likely article: those at the threshold, else the page's best guess.
+    """Which blocks are likely article: those at the threshold, plus the page's best guess.
 
     A short post whose one paragraph the model doubts (a blog's two lines under a photo) would
-    give nothing but its headline. When no prose block (`prose`, a mask: no headline, few
-    links) reaches the threshold, the prose blocks within `best_share` of the likeliest of
-    them are kept too.
+    give nothing but its headline, and a memo whose only sure line is "Please advise." little
+    more. When the prose blocks (`prose`, a mask: no headline, few links) at the threshold hold
+    fewer than `min_words` words (`words` per block; without it, when there is none), the
+    other prose blocks within `best_share` of the likeliest of them are kept too.
     """
     keep = probabilities >= threshold
-    if best_share and not (keep & prose).any():
-        body = np.where(prose, probabilities, 0.0)
-        best = body.max() if len(body) else 0.0
+    if not best_share:
+        return keep
+    kept_prose = keep & prose
+    # Without word counts, any sure prose block is enough.
+    short = (
+        not kept_prose.any() if words is None else float(words[kept_prose].sum()) < min_words
+    )
+    if short:
+        body = np.where(prose & ~keep, probabilities, 0.0)
+        if not len(body):
+            return keep
+        # The likeliest body is the block with the most expected article words: a one-word
+        # label the model half believes is no measure of a paragraph it doubts.
+        best = body.max() if words is None else body[int(np.argmax(body * words))]
         if best > 0:
             keep |= body >= best_share * best
     return keep
+
+
+def words_of(features: np.ndarray, mask: np.ndarray) -> float:
+    """How many words the masked blocks hold."""
+    return float(np.expm1(features[mask, FEATURE_NAMES.index("log_words")]).sum())
 
 
 def _prose_mask(document: Document, features: np.ndarray, max_link_fraction: float) -> np.ndarray:

@@ -15,8 +15,9 @@ class ExtractionConfig:
 
     name: str = "default"
     # Bumped when the same page and template give another article: stored templates of another
-    # revision are re-learned (2: markup spacing in the walk, decoding, block selection).
-    revision: int = 2
+    # revision are re-learned (2: markup spacing in the walk, decoding, block selection; 3: prose
+    # is never dynamic noise, the best guess also when the sure prose is a line or two).
+    revision: int = 3
 
     # Stage switches (for ablation).
     use_static_noise: bool = True
@@ -35,6 +36,11 @@ class ExtractionConfig:
     dynamic_alpha: int = 50  # non-link characters below this mark a candidate as noise
     dynamic_beta: float = 0.2  # link fraction above this marks a candidate as noise
     dynamic_bottom_up: bool = True  # judge larger candidates only on text left by smaller ones
+    # A candidate holding a prose block (this many characters outside links, and at most this
+    # share of its text in links) is not judged: its paragraphs are never link noise. 0: the
+    # paper, which judges every candidate.
+    dynamic_prose_chars: int = 150
+    dynamic_prose_links: float = 0.5
     # The paper's post-processing drops <form> and <caption> with their content; some sites wrap
     # the whole article in a <form>, so by default only the form controls go.
     keep_form_children: bool = True
@@ -50,6 +56,9 @@ class ExtractionConfig:
     # When no prose block (no heading, few links) reaches the threshold, the prose blocks at least
     # this share as likely as the likeliest one are kept too (0 adds nothing).
     best_block_share: float = 0.7
+    # ... and so are they when the prose blocks at the threshold hold fewer words than this: a
+    # two-word line the model is sure of is not the article.
+    best_block_words: int = 20
     # The block model to score with; None means the packaged one. Evaluation passes models that
     # never saw the page's dataset or site. Not part of equality: it is not a threshold.
     block_model: BlockModel | None = field(default=None, compare=False, repr=False)
@@ -104,6 +113,7 @@ class ExtractionConfig:
             dynamic_alpha=50,
             dynamic_beta=0.2,
             dynamic_bottom_up=False,
+            dynamic_prose_chars=0,
             keep_form_children=False,
             title_similarity=0.6,
             paragraph_possibility=100.0,

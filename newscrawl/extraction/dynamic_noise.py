@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import lxml.html
+import numpy as np
 
+from newscrawl.extraction.block_features import piece_char_rows
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import Document, TextPiece
 
@@ -29,6 +31,8 @@ def remove_dynamic_noise(document: Document, config: ExtractionConfig) -> None:
         found.sort(key=lambda pair: -pair[1])
     piece_range = document.piece_range
     judged = [element for element, _ in found if element.tag != "p"]
+    if config.dynamic_prose_chars:
+        judged = _without_prose(document, judged, config)
     ranges = [piece_range[element] for element in judged]
     judge = _judge_python if _compiled_judge is None else _compiled_judge
     flags = judge(
@@ -46,6 +50,43 @@ def remove_dynamic_noise(document: Document, config: ExtractionConfig) -> None:
         for element in document.dynamic_noise:
             start, end = piece_range[element]
             document.removed_pieces.update(range(start, end))
+
+
+def _without_prose(
+    document: Document, candidates: list[lxml.html.HtmlElement], config: ExtractionConfig
+) -> list[lxml.html.HtmlElement]:
+    """The candidates that hold no prose paragraph: a paragraph is never link noise.
+
+    The paper judges a whole LCA block on its link share, so a body whose paragraphs carry
+    inline links (a blog post citing its sources), or the wrapper of a body and its sidebar,
+    goes as noise with every paragraph in it. A block with a paragraph's worth of text outside
+    links, and few links of its own, is prose; the link lists inside such a candidate are
+    still candidates of their own.
+    """
+    segments = document.segments
+    if not candidates or not segments:
+        return candidates
+    chars = piece_char_rows(document.pieces)
+    sums = np.zeros((2, chars.shape[1] + 1))
+    np.cumsum(chars, axis=1, out=sums[:, 1:])
+    firsts = np.fromiter((s.first_piece for s in segments), dtype=np.intp, count=len(segments))
+    lasts = np.fromiter((s.last_piece for s in segments), dtype=np.intp, count=len(segments))
+    text, links = sums[:, lasts] - sums[:, firsts]
+    prose = (text - links >= config.dynamic_prose_chars) & (
+        links <= config.dynamic_prose_links * text
+    )
+    starts = firsts[prose]  # ascending: segments own consecutive pieces in order
+    if not len(starts):
+        return candidates
+    piece_range = document.piece_range
+    spans = np.array([piece_range[element] for element in candidates], dtype=np.intp)
+    # The first prose block starting at or after a candidate's start lies inside it when it
+    # starts before the candidate's end (one vectorised search for every candidate).
+    at = np.searchsorted(starts, spans[:, 0])
+    inside = np.append(starts, len(document.pieces))[at] < spans[:, 1]
+    return [
+        element for element, holds in zip(candidates, inside.tolist(), strict=True) if not holds
+    ]
 
 
 def _judge_python(

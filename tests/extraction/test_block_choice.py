@@ -4,10 +4,34 @@ from __future__ import annotations
 
 import numpy as np
 
-from newscrawl.extraction import extract
+from newscrawl.extraction import ExtractionConfig, extract
+from newscrawl.extraction.block_features import FEATURE_NAMES
+from newscrawl.extraction.block_scorer import MODEL_FORMAT, MODEL_FORMAT_VERSION, BlockModel
 from newscrawl.extraction.builder import pick_likely_blocks
 
 ALL_PROSE = np.ones(5, dtype=bool)
+
+
+def _model_trusting(first: str, second: str) -> BlockModel:
+    """A two-split model: blocks with either feature set score 0.95, the others 0.18."""
+    a, b = FEATURE_NAMES.index(first), FEATURE_NAMES.index(second)
+    tree = {
+        "feature": [a, b, -1, -1, -1],
+        "threshold": [0.5, 0.5, 0.0, 0.0, 0.0],
+        "left": [1, 3, 2, 3, 4],
+        "right": [2, 4, 2, 3, 4],
+        "value": [0.0, 0.0, 3.0, -1.5, 3.0],
+    }
+    return BlockModel.from_dict(
+        {
+            "format": MODEL_FORMAT,
+            "format_version": MODEL_FORMAT_VERSION,
+            "feature_names": list(FEATURE_NAMES),
+            "base_score": 0.0,
+            "learning_rate": 1.0,
+            "trees": [tree],
+        }
+    )
 
 
 def test_blocks_at_the_threshold_are_kept_and_no_others() -> None:
@@ -65,3 +89,53 @@ def test_extract_on_a_body_of_symbols_gives_no_text_from_the_fallback() -> None:
     assert extract(page).text == ""
     words = "<p>Ferry timetable changes tonight for the harbour line riders</p>"
     assert "Ferry timetable" in extract(page.replace("</body>", words + "</body>")).text
+
+
+def test_a_sure_line_or_two_is_no_article_and_the_best_guess_joins_it() -> None:
+    # "Please advise." (2 words, sure) and the memo's 76-word paragraph the model doubts.
+    probabilities = np.array([0.9, 0.47, 0.75, 0.1, 0.2])
+    prose = np.array([False, True, True, True, True])
+    words = np.array([5.0, 76.0, 2.0, 10.0, 3.0])
+    kept = pick_likely_blocks(probabilities, 0.5, 0.7, prose, words=words, min_words=20)
+    assert kept.tolist() == [True, True, True, False, False]
+    # Enough sure prose: nothing is added.
+    words[2] = 40.0
+    kept = pick_likely_blocks(probabilities, 0.5, 0.7, prose, words=words, min_words=20)
+    assert kept.tolist() == [True, False, True, False, False]
+
+
+def test_the_best_guess_is_the_block_with_the_most_expected_words() -> None:
+    # A one-word label at 0.49 does not set the bar for a 120-word paragraph at 0.16.
+    probabilities = np.array([0.49, 0.16, 0.05])
+    words = np.array([1.0, 120.0, 30.0])
+    kept = pick_likely_blocks(
+        probabilities, 0.5, 0.7, np.ones(3, dtype=bool), words=words, min_words=20
+    )
+    assert kept.tolist() == [True, True, False]
+
+
+def test_when_furniture_held_the_sure_prose_the_body_is_chosen_again() -> None:
+    story = (
+        "Say that you are leaving a job, either on your own volition or because they decided "
+        "it was time for you to pursue other opportunities, and the department wants a chat."
+    )
+    comment = "I told them everything and it was the best afternoon of my working life, honestly."
+    thread = "".join(f"<li><p>{comment} Reader {k} agrees.</p></li>" for k in range(12))
+    page = (
+        "<html><head><title>Exit interviews are pointless</title></head><body>"
+        "<h1>Exit interviews are pointless</h1>"
+        f"<div class=intro>{story}</div>"
+        f"<ol class=commentlist>{thread}</ol></body></html>"
+    )
+    # A model that trusts list items and headlines and doubts the rest, as on a comment-heavy
+    # page: the thread is sure prose, the story a doubted one.
+    model = _model_trusting("tag_li", "tag_h1")
+    text = extract(
+        page, title="Exit interviews are pointless", config=ExtractionConfig(block_model=model)
+    ).text
+    assert "Reader 3 agrees" not in text
+    assert "Say that you are leaving" in text
+    off = ExtractionConfig(block_model=model, best_block_share=0.0)
+    assert "Say that you are leaving" not in extract(
+        page, title="Exit interviews are pointless", config=off
+    ).text

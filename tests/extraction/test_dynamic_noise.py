@@ -199,3 +199,35 @@ def test_compiled_judging_equals_the_python_judging(
 def test_compiled_judging_equals_the_python_judging_on_generated_pages(html: str) -> None:
     for config in (DEFAULT, PAPER):
         _both_judges(html, config, 4)
+
+
+def _cited_body(sources: int) -> str:
+    # Paragraphs that cite their sources inline: over a fifth of the body's text is in links.
+    links = " ".join(f"<a href=/s{k}>the report number {k} on it</a>" for k in range(sources))
+    # The byline's link between the paragraphs makes the post itself a candidate.
+    return (
+        f"<div class=post><p>{ARTICLE} {links}.</p><div><a href=/ann>By Ann Lee</a></div>"
+        f"<p>{ARTICLE} {links}.</p></div>"
+    )
+
+
+def test_a_body_citing_its_sources_in_links_is_not_dynamic_noise() -> None:
+    menu = "".join(f"<li><a href=/m{k}>Section {k}</a></li>" for k in range(6))
+    page = f"<html><body><div><ul>{menu}</ul>{_cited_body(3)}</div></body></html>"
+    document = parse_document(page)
+    remove_dynamic_noise(document, DEFAULT)
+    remaining = _remaining(document)
+    assert "The council met on Tuesday" in remaining
+    assert "Section 3" not in remaining
+    # The paper judges the wrapper on its link share, and it goes with its paragraphs.
+    document = parse_document(page)
+    remove_dynamic_noise(document, ExtractionConfig(dynamic_prose_chars=0))
+    assert "The council met on Tuesday" not in _remaining(document)
+
+
+def test_a_paragraph_mostly_of_links_is_no_prose() -> None:
+    # Too much of the text is links: the block holding it is judged as the paper does.
+    page = f"<html><body>{_cited_body(12)}</body></html>"
+    document = parse_document(page)
+    remove_dynamic_noise(document, DEFAULT)
+    assert "The council met on Tuesday" not in _remaining(document)
