@@ -25,6 +25,7 @@ ARTICLE_FIELDS: tuple[str, ...] = (
     "site_name",
     "tags",
     "modified_at",
+    "page_headline",
     "fetched_at",
     "extracted_at",
     "extraction_method",

@@ -1,4 +1,4 @@
-"""Article fields: description, site name, the page's tags and its modified date.
+"""Article fields: description, site name, the page's tags, its modified date and its own headline.
 
 Revision ID: 0006
 Revises: 0005
@@ -16,7 +16,7 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 TIMESTAMP = sa.DateTime(timezone=True)
-_COLUMNS = ("description", "site_name", "tags", "modified_at")
+_COLUMNS = ("description", "site_name", "tags", "modified_at", "page_headline")
 
 
 def upgrade() -> None:
@@ -28,6 +28,7 @@ def upgrade() -> None:
         "articles", sa.Column("tags", sa.JSON(), server_default="[]", nullable=False)
     )
     op.add_column("articles", sa.Column("modified_at", TIMESTAMP, nullable=True))
+    op.add_column("articles", sa.Column("page_headline", sa.Text(), nullable=True))
 
 
 def downgrade() -> None:

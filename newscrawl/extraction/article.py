@@ -25,5 +25,7 @@ class Article:
     # The page's own tags and keywords (article:tag, keywords, JSON-LD), deduplicated.
     tags: list[str] = field(default_factory=list)
     modified: datetime | None = None
+    # The page's own headline where it differs from `title` (a feed's or news sitemap's title).
+    page_headline: str | None = None
     method: str = "single"
     config_version: str = ""

@@ -31,11 +31,16 @@ _CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 def build_article(document: Document, *, title: str | None, config: ExtractionConfig) -> Article:
     """Pick the article blocks from the stages' signals and assemble text, HTML and metadata."""
-    # A feed's title is the article's: the page's headline is only searched without one.
+    # A feed's title is the article's; the page's own headline is kept beside it where it differs.
     metadata = extract_metadata(
-        document.tree, document.url, htmldate_fallback=config.htmldate_fallback, headline=not title
+        document.tree, document.url, htmldate_fallback=config.htmldate_fallback
     )
     headline = normalise_space(title) if title else (metadata.title or page_title(document) or "")
+    page_headline = (
+        metadata.title
+        if title and metadata.title and metadata.title.casefold() != headline.casefold()
+        else None
+    )
     if config.use_block_scorer:
         kept = select_blocks_by_score(document, title or headline, config)
         paragraphs = [document.segments[i].text for i in kept]
@@ -92,6 +97,7 @@ def build_article(document: Document, *, title: str | None, config: ExtractionCo
         site_name=metadata.site_name,
         tags=list(metadata.tags),
         modified=metadata.modified,
+        page_headline=page_headline,
         method="neighbours" if document.static_applied else "single",
         config_version=config.version,
     )

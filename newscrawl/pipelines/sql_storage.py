@@ -242,5 +242,6 @@ def build_article_record(
         site_name=article.site_name,
         tags=list(article.tags),
         modified_at=article.modified,
+        page_headline=article.page_headline,
         feed=item.feed_url,
     )

@@ -165,6 +165,8 @@ class Article(Base):
     # The page's own tags (article:tag, keywords meta, JSON-LD); `keywords` are the feed's.
     tags: Mapped[list[str]] = mapped_column(server_default="[]")
     modified_at: Mapped[datetime | None]
+    # The page's own headline where it differs from `title` (a feed's or news sitemap's).
+    page_headline: Mapped[str | None]
     site: Mapped[str]
     category: Mapped[str]
     feed: Mapped[str | None]

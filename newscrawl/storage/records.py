@@ -131,4 +131,5 @@ class ArticleRecord:
     site_name: str | None = None
     tags: list[str] = field(default_factory=list)
     modified_at: datetime | None = None
+    page_headline: str | None = None
     feed: str | None = None

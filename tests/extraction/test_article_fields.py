@@ -85,3 +85,15 @@ def test_first_paragraph(paragraphs: list[str], expected: str | None) -> None:
 def test_long_descriptions_are_cut_at_a_word() -> None:
     cut = clean_description("word " * 400)
     assert cut is not None and len(cut) <= 1001 and cut.endswith("word\u2026")
+
+
+def test_the_page_headline_is_kept_beside_a_differing_feed_title() -> None:
+    page = (PAGES / "de_berlin.html").read_bytes()
+    url = "https://news.example/de_berlin/story"
+    own = extract(page, url=url)
+    assert own.title and own.page_headline is None
+    fed = extract(page, url=url, title="Brücke offen &amp; fertig")
+    assert fed.title == "Brücke offen & fertig"
+    assert fed.page_headline == own.title
+    # A feed title that is the page's headline in other case is not stored twice.
+    assert extract(page, url=url, title=own.title.upper()).page_headline is None

@@ -13,7 +13,7 @@ from newscrawl.storage.migrations import downgrade_database, upgrade_database
 from newscrawl.storage.models import Article
 from tests.storage.test_repositories import make_article
 
-NEW_COLUMNS = {"description", "site_name", "tags", "modified_at"}
+NEW_COLUMNS = {"description", "site_name", "tags", "modified_at", "page_headline"}
 STORED = datetime(2026, 11, 1, 8, 0, tzinfo=UTC)
 
 
@@ -61,12 +61,14 @@ def test_the_fields_round_trip(engine: Engine) -> None:
         site_name="Spreebote",
         tags=["Verkehr", "Berlin"],
         modified_at=datetime(2024, 6, 3, 14, 5, tzinfo=berlin),
+        page_headline="Die Brücke über die Spree ist offen",
     )
     ArticleRepository(engine).save_article(record, page_id=None)
     [stored] = ArticleRepository(engine).load_articles(["http://news.test/fields"])
     assert stored.description == "Die neue Brücke ist eröffnet."
     assert stored.site_name == "Spreebote"
     assert stored.tags == ["Verkehr", "Berlin"]
+    assert stored.page_headline == "Die Brücke über die Spree ist offen"
     assert stored.modified_at == datetime(2024, 6, 3, 12, 5, tzinfo=UTC)
 
 
