@@ -445,12 +445,6 @@ def _jsonld_name(value: Any) -> str | None:
     return None
 
 
-def _jsonld_names(value: Any) -> list[str]:
-    values = value if isinstance(value, list) else [value]
-    names = [_jsonld_name(item) for item in values]
-    return [name for name in names if name]
-
-
 def _jsonld_url(value: Any) -> tuple[str | None, str | None]:
     """Return (url, caption) of a JSON-LD image value."""
     if isinstance(value, str):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import lxml.html
 
@@ -132,14 +132,6 @@ def supports_without_page(keys: list[int], counts: dict[int, int], page_count: i
 def owned_pieces(owners: list[int], supports: list[float], threshold: float) -> list[int]:
     """The pieces whose owner's support reaches the threshold: the reference for the C loop."""
     return [index for index, owner in enumerate(owners) if supports[owner] >= threshold]
-
-
-def iter_node_keys(
-    document: Document, config: ExtractionConfig
-) -> Iterator[tuple[lxml.html.HtmlElement, int]]:
-    """Yield (element, hashed key) for every element that holds visible text of its own."""
-    elements, keys, _ = _keyed_nodes(document, config)
-    yield from zip(elements, keys, strict=True)
 
 
 def _keyed_nodes(document: Document, config: ExtractionConfig) -> KeyedNodes:

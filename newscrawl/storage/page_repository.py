@@ -190,25 +190,6 @@ def write_failed_page(
     return page_id
 
 
-def count_group_pages(
-    session: Session,
-    group_key: str,
-    *,
-    status: str | None = None,
-    after_id: int | None = None,
-    limit: int | None = None,
-) -> int:
-    """Pages of a group (with a status, or newer than an id), counting at most `limit`."""
-    inner = select(Page.id).where(Page.group_key == group_key)
-    if status is not None:
-        inner = inner.where(Page.status == status)
-    if after_id is not None:
-        inner = inner.where(Page.id > after_id)
-    if limit is not None:
-        inner = inner.limit(limit)
-    return int(session.scalar(select(func.count()).select_from(inner.subquery())) or 0)
-
-
 def _to_template_record(row: Template) -> TemplateRecord:
     return TemplateRecord(
         group_key=row.group_key,
