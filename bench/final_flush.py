@@ -25,9 +25,10 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 
+from newscrawl.demo.serving import TextRequestHandler
 from tests.pipelines.page_factory import build_page_html
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +44,7 @@ def build_paths(groups: int, pages_per_group: int) -> list[str]:
     ]
 
 
-class PageHandler(BaseHTTPRequestHandler):
+class PageHandler(TextRequestHandler):
     paths: frozenset[str] = frozenset()
 
     def do_GET(self) -> None:  # noqa: N802 - the http.server API
@@ -52,15 +53,8 @@ class PageHandler(BaseHTTPRequestHandler):
             return
         category = self.path.split("/")[1]
         number = int(self.path.rsplit("-", 1)[1].split(".")[0])
-        body = build_page_html("flush.bench", category, number).encode("utf-8")
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
+        html = build_page_html("flush.bench", category, number)
+        self.send_text(200, "text/html; charset=utf-8", html)
 
 
 @contextmanager
