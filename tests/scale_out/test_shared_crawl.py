@@ -21,8 +21,11 @@ from tests.e2e.crawl_support import (
 from tests.scale_out.worker_support import open_shared_crawl, run_workers
 
 WORKERS = 2
-# Few requests per worker so that one worker cannot drain the shared queue alone.
-WORKER_SETTINGS = {"CONCURRENT_REQUESTS": "2", "NEWSCRAWL_FRONTIER_IDLE_CLOSE": "3"}
+# Few requests per worker so that one worker cannot drain the shared queue alone. The idle
+# grace must outlast the other worker's start-up and feed parsing on a loaded 2-core machine:
+# with 3 s, a worker whose feeds the other had already taken closed before any article
+# request reached the queue.
+WORKER_SETTINGS = {"CONCURRENT_REQUESTS": "2", "NEWSCRAWL_FRONTIER_IDLE_CLOSE": "12"}
 
 
 @pytest.fixture(scope="module")
