@@ -4,7 +4,7 @@
 # `scan_elements` finds in one pass what `metadata` otherwise gets from `index_tags`, the
 # author-attribute and publish-date XPaths and the byline loop over `_BYLINE_TAGS`;
 # `body_text_sample` is `language._read_body_text_python`, `meta_contents` is
-# `metadata._read_meta_tags_python`.
+# `metadata.page_index._read_meta_tags_python`.
 # Like `_text_walk`, it only reads struct fields and calls lxml's public C API (resolved at
 # import), so the element proxies it returns are the ones the Python searches return.
 

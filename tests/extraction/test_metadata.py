@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from newscrawl.extraction import ExtractionConfig, extract
+from newscrawl.extraction.authors import clean_author_names
 from newscrawl.extraction.metadata import (
     PageMetadata,
     _iter_jsonld_articles,
     _strip_site_name,
     _strip_site_name_pattern,
-    clean_author_names,
     extract_metadata,
     find_canonical_url,
     find_headline,

@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from newscrawl.extraction import metadata
 from newscrawl.extraction.document import parse_document, parse_tree
 from newscrawl.extraction.metadata import (
     _AUTHOR_ATTRIBUTES,
@@ -21,6 +20,7 @@ from newscrawl.extraction.metadata import (
     _is_date_marker,
     extract_metadata,
     index_tags,
+    page_index,
     scan_elements,
 )
 from tests.extraction.test_properties import PROPERTY_SETTINGS, html_pages
@@ -106,7 +106,7 @@ def assert_same_metadata(root: lxml.html.HtmlElement, monkeypatch: pytest.Monkey
     url = "https://example.com/news/story"
     compiled = extract_metadata(root, url)
     with monkeypatch.context() as patch:
-        patch.setattr(metadata, "_compiled_scan", None)
+        patch.setattr(page_index, "_compiled_scan", None)
         assert scan_elements(root) is None
         assert extract_metadata(root, url) == compiled
 
@@ -115,7 +115,7 @@ def test_the_compiled_scan_is_built_and_active() -> None:
     # A build that silently fell back to the Python searches must fail here, not run slower.
     from newscrawl.extraction import _metadata_scan
 
-    assert metadata.COMPILED_SCAN
+    assert page_index.COMPILED_SCAN
     assert _metadata_scan.BUILT_FOR_LXML.split(".")[0] == lxml.etree.__version__.split(".")[0]
 
 
@@ -354,9 +354,9 @@ def test_compiled_meta_contents_equal_the_python_loop(
     )
     root = lxml.html.document_fromstring(f"<html><head>{head}</head><body>x</body></html>")
     elements = list(root.iter("meta"))
-    compiled = metadata.read_meta_tags(root, tags={"meta": elements})
-    assert compiled == metadata._read_meta_tags_python(elements)
-    assert list(compiled) == list(metadata._read_meta_tags_python(elements))  # same order
+    compiled = page_index.read_meta_tags(root, tags={"meta": elements})
+    assert compiled == page_index._read_meta_tags_python(elements)
+    assert list(compiled) == list(page_index._read_meta_tags_python(elements))  # same order
 
 
 def test_meta_contents_are_read_by_lower_cased_key_in_document_order() -> None:
@@ -365,8 +365,8 @@ def test_meta_contents_are_read_by_lower_cased_key_in_document_order() -> None:
         'content=Second><meta name=empty content="  "><meta content=nameless>'
         '<meta http-equiv=Content-Language content=fr></head><body></body></html>'
     )
-    assert metadata._compiled_meta_contents is not None
-    assert metadata.read_meta_tags(root) == {
+    assert page_index._compiled_meta_contents is not None
+    assert page_index.read_meta_tags(root) == {
         "og:title": ["First", "Second"],
         "content-language": ["fr"],
     }

@@ -1,0 +1,85 @@
+"""One walk of the page: the elements metadata reads, and its meta tags."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lxml.html import HtmlElement
+
+from newscrawl.extraction.metadata.markers import _MARKED_TAGS, _MARKERS
+
+try:
+    # The compiled scan (built by `pip install`, see setup.py): the same elements, one walk.
+    from newscrawl.extraction._metadata_scan import meta_contents as _compiled_meta_contents
+    from newscrawl.extraction._metadata_scan import scan_elements as _compiled_scan
+except ImportError:  # not built, or built for another lxml: the Python searches do the same job
+    _compiled_scan = None  # type: ignore[assignment]
+    _compiled_meta_contents = None  # type: ignore[assignment]
+# Whether extract_metadata finds its elements with the compiled scan.
+COMPILED_SCAN: bool = _compiled_scan is not None
+# The tags metadata reads, gathered in one walk of the tree: each walk of a large page costs about
+# as much as everything done with the few elements it finds.
+_INDEXED_TAGS = ("meta", "script", "link", "title", "h1", "time", "figure", "abbr")
+TagIndex = dict[str, list[HtmlElement]]
+
+
+@dataclass(frozen=True)
+class MarkedElements:
+    """The elements metadata looks for, from one walk of the page (`scan_elements`)."""
+
+    tags: TagIndex
+    # Elements with rel or itemprop "author", in document order, once each.
+    authors: list[HtmlElement]
+    # Elements with itemprop "datePublished" and `<time pubdate>`, in document order.
+    dates: list[HtmlElement]
+    # `_MARKED_TAGS` elements whose class or id may hold a byline or date marker: a superset of
+    # those `_is_byline_marker` and `_is_date_marker` accept (they still decide), in document
+    # order.
+    bylines: list[HtmlElement]
+
+
+def scan_elements(root: HtmlElement) -> MarkedElements | None:
+    """What metadata's element searches find, from one compiled walk; None without it.
+
+    None also when the compiled scan declines the page (shapes the HTML parser never makes):
+    the callers then search as before.
+    """
+    if _compiled_scan is None:
+        return None
+    found = _compiled_scan(root, _INDEXED_TAGS, _MARKED_TAGS, _MARKERS)
+    return MarkedElements(*found) if found is not None else None
+
+
+def index_tags(root: HtmlElement) -> TagIndex:
+    """The elements of each tag metadata reads, in document order, from one walk."""
+    tags: TagIndex = {tag: [] for tag in _INDEXED_TAGS}
+    for element in root.iter(*_INDEXED_TAGS):
+        found = tags.get(element.tag)
+        if found is None:
+            # A name spelled otherwise (a namespace) matched: gather tag by tag, as before.
+            return {tag: list(root.iter(tag)) for tag in _INDEXED_TAGS}
+        found.append(element)
+    return tags
+
+
+def read_meta_tags(root: HtmlElement, *, tags: TagIndex | None = None) -> dict[str, list[str]]:
+    """Map each lower-cased meta name/property/itemprop to its non-empty contents, in order."""
+    elements = list(root.iter("meta")) if tags is None else tags["meta"]
+    if _compiled_meta_contents is not None:
+        return _compiled_meta_contents(elements)
+    return _read_meta_tags_python(elements)
+
+
+def _read_meta_tags_python(elements: list[HtmlElement]) -> dict[str, list[str]]:
+    """`read_meta_tags`' loop in Python: the reference for `_metadata_scan.meta_contents`."""
+    metas: dict[str, list[str]] = {}
+    for meta in elements:
+        # Byte names: lxml need not encode them on every call.
+        content = meta.get(b"content")
+        if content is None or not content.strip():
+            continue
+        for attribute in (b"property", b"name", b"itemprop", b"http-equiv"):
+            key = meta.get(attribute)
+            if key:
+                metas.setdefault(key.strip().lower(), []).append(content.strip())
+    return metas
