@@ -42,6 +42,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from newscrawl.stats_keys import PAGE_FETCHED_KEYS, PEAK_MEMORY_RSS_BYTES
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -300,11 +302,11 @@ def run_crawl(
     # A 20,000-page SQLite store takes some 270 MB: keep only the log.
     shutil.rmtree(work_dir, ignore_errors=True)
     spider = SPIDERS[mode]
-    fetched = int(stats.get(f"newscrawl/{spider}/page_fetched", 0))
+    fetched = int(stats.get(PAGE_FETCHED_KEYS[spider], 0))
     done = fetched if store == "bare" else (stored or 0)
     elapsed = float(stats.get("elapsed_time_seconds", wall))
     active = float(stats.get("bench/active_seconds", elapsed))
-    peak = stats.get("newscrawl/peak_memory/rss_bytes", stats.get("bench/vmhwm_bytes"))
+    peak = stats.get(PEAK_MEMORY_RSS_BYTES, stats.get("bench/vmhwm_bytes"))
     return CrawlRun(
         mode=mode,
         store=store,

@@ -44,7 +44,23 @@ from newscrawl.pipelines.page_spooling import (
     is_database_outage,
 )
 from newscrawl.pipelines.reinjection import EngineReinjector, ItemReinjector
-from newscrawl.stats_keys import build_stats_key
+from newscrawl.stats_keys import (
+    NEIGHBOUR_BUFFER_CLAIM_ERRORS,
+    NEIGHBOUR_BUFFER_FLUSH_ERRORS,
+    NEIGHBOUR_BUFFER_GROUPS_FLUSHED_PARTIAL,
+    NEIGHBOUR_BUFFER_GROUPS_FLUSHED_SINGLE,
+    NEIGHBOUR_BUFFER_PAGES_BUFFERED,
+    NEIGHBOUR_BUFFER_PAGES_CLAIMED_ELSEWHERE,
+    NEIGHBOUR_BUFFER_PAGES_STORED,
+    NEIGHBOUR_BUFFER_PAGES_WITH_TEMPLATE,
+    NEIGHBOUR_BUFFER_REINJECTED_KEYS,
+    NEIGHBOUR_BUFFER_STORAGE_ERRORS,
+    NEIGHBOUR_BUFFER_TEMPLATE_ERRORS,
+    NEIGHBOUR_BUFFER_TEMPLATES_LEARNED,
+    NEIGHBOUR_BUFFER_TEMPLATES_STALE,
+    NEIGHBOUR_BUFFER_TEMPLATES_UNREADABLE,
+    count_event,
+)
 from newscrawl.storage.batch_writer import BatchWriter
 from newscrawl.storage.page_claims import PageClaims, open_page_claims
 from newscrawl.storage.page_repository import (
@@ -65,7 +81,6 @@ from newscrawl.storage.retry import run_in_thread_with_retry
 
 logger = logging.getLogger(__name__)
 
-COMPONENT = "neighbour_buffer"
 # Decoded templates kept per pipeline; one per group, so this only bounds pathological crawls.
 TEMPLATE_CACHE_SIZE = 4096
 # Idle flushes retried after an error (e.g. the database is down) before the spider may close.
@@ -229,7 +244,7 @@ class NeighbourBufferPipeline:
         except Exception as error:
             if not is_database_outage(error):
                 # A row the database refuses: this page only, counted, not an unhandled error.
-                self._count("storage_errors")
+                count_event(self.stats, NEIGHBOUR_BUFFER_STORAGE_ERRORS)
                 logger.error(
                     "Cannot store %s, dropping it: %s",
                     item.url,
@@ -242,7 +257,7 @@ class NeighbourBufferPipeline:
                 raise
             await self.spooler.spool_page(item, error)
         item.page_id = admission.page_id
-        self._count("pages_stored")
+        count_event(self.stats, NEIGHBOUR_BUFFER_PAGES_STORED)
         if admission.page_id in self._in_flight:
             # A group flush loaded the page the moment it was stored and re-injected it.
             raise PageBuffered(f"{item.url} is already re-injected by a group flush")
@@ -256,7 +271,7 @@ class NeighbourBufferPipeline:
             )
         template = self._decode_template(stored) if stored is not None else None
         if stored is not None and (template is None or self._is_stale(stored, admission)):
-            self._count("templates_stale")
+            count_event(self.stats, NEIGHBOUR_BUFFER_TEMPLATES_STALE)
             stored = await self._learn_template(record.group_key, replaces=stored.learned_at)
             template = self._decode_template(stored) if stored is not None else None
         elif stored is None and admission.pending_in_group >= self.neighbours:
@@ -267,7 +282,7 @@ class NeighbourBufferPipeline:
         if template is None:
             self._in_flight.discard(admission.page_id)
             self._flush_needed = True
-            self._count("pages_buffered")
+            count_event(self.stats, NEIGHBOUR_BUFFER_PAGES_BUFFERED)
             raise PageBuffered(
                 f"waiting for neighbours in {record.group_key!r}"
                 f" ({admission.pending_in_group}/{self.neighbours} pages)"
@@ -282,7 +297,7 @@ class NeighbourBufferPipeline:
             stored, admission.page_id
         )
         item.extraction_mode = "neighbours"
-        self._count("pages_with_template")
+        count_event(self.stats, NEIGHBOUR_BUFFER_PAGES_WITH_TEMPLATE)
         return item
 
     def on_item_done(self, item: Any) -> None:
@@ -346,9 +361,9 @@ class NeighbourBufferPipeline:
         template = self._decode_template(stored) if stored is not None else None
         mode = "neighbours" if template is not None else "single"
         if stored is not None and template is not None and stored.page_count < self.neighbours:
-            self._count("groups_flushed_partial")
+            count_event(self.stats, NEIGHBOUR_BUFFER_GROUPS_FLUSHED_PARTIAL)
         elif template is None:
-            self._count("groups_flushed_single")
+            count_event(self.stats, NEIGHBOUR_BUFFER_GROUPS_FLUSHED_SINGLE)
         await self._flush_group(group.group_key, template=template, mode=mode, stored=stored)
 
     async def _flush_group(
@@ -429,7 +444,7 @@ class NeighbourBufferPipeline:
         finally:
             self._in_flight.discard(page.id)
         if accepted:
-            self._count(f"pages_reinjected_{mode}")
+            count_event(self.stats, NEIGHBOUR_BUFFER_REINJECTED_KEYS[mode])
         return accepted
 
     async def _learned_from(
@@ -459,7 +474,7 @@ class NeighbourBufferPipeline:
             )
         except Exception:
             logger.error("Cannot learn the template of %r", group_key, exc_info=True)
-            self._count("template_errors")
+            count_event(self.stats, NEIGHBOUR_BUFFER_TEMPLATE_ERRORS)
             return None
 
     def _learn_from_bodies(
@@ -470,7 +485,7 @@ class NeighbourBufferPipeline:
             [decode_body(body, encoding) for body, encoding in bodies], self.config
         )
         # Scrapy's stats are not thread-safe: count on the event loop.
-        loop.call_soon_threadsafe(self._count, "templates_learned")
+        loop.call_soon_threadsafe(count_event, self.stats, NEIGHBOUR_BUFFER_TEMPLATES_LEARNED)
         return LearnedTemplate(
             template=template.to_bytes(),
             format_version=template.format_version,
@@ -501,7 +516,7 @@ class NeighbourBufferPipeline:
             template = SiteTemplate.from_bytes(stored.template)
         except TemplateFormatError as exc:
             logger.warning("Ignoring unreadable template of %r: %s", stored.group_key, exc)
-            self._count("templates_unreadable")
+            count_event(self.stats, NEIGHBOUR_BUFFER_TEMPLATES_UNREADABLE)
             return None
         if len(self._templates) >= TEMPLATE_CACHE_SIZE:
             self._templates.clear()
@@ -515,7 +530,7 @@ class NeighbourBufferPipeline:
             return set(page_ids)
         claimed = await batcher.claim_pages(page_ids)
         if skipped := len(set(page_ids) - claimed):
-            self.stats.inc_value(build_stats_key(COMPONENT, "pages_claimed_elsewhere"), skipped)
+            count_event(self.stats, NEIGHBOUR_BUFFER_PAGES_CLAIMED_ELSEWHERE, skipped)
             # Look again at the next idle: if that worker dies, its pages are ours to finish.
             self._flush_needed = True
             self._pace_next_flush = True
@@ -535,7 +550,7 @@ class NeighbourBufferPipeline:
         self._releases.discard(task)
         if not task.cancelled() and (error := task.exception()) is not None:
             # A claim that cannot be released dies with the worker's connection.
-            self._count("claim_errors")
+            count_event(self.stats, NEIGHBOUR_BUFFER_CLAIM_ERRORS)
             logger.error("Cannot release page claims", exc_info=error)
 
     def _start_task(self, coroutine: Coroutine[Any, Any, None]) -> None:
@@ -551,7 +566,7 @@ class NeighbourBufferPipeline:
             # The pages stay pending in the database; a later idle flush or crawl retries.
             self._flush_failures += 1
             self._flush_needed = self._flush_failures < MAX_FLUSH_FAILURES
-            self._count("flush_errors")
+            count_event(self.stats, NEIGHBOUR_BUFFER_FLUSH_ERRORS)
             logger.error("Neighbour buffer flush failed", exc_info=error)
             return
         if not self._tasks and not self._pace_next_flush:
@@ -568,6 +583,3 @@ class NeighbourBufferPipeline:
         if self.writer is None:
             raise RuntimeError("NeighbourBufferPipeline used before open_spider()")
         return self.writer
-
-    def _count(self, event: str, count: int = 1) -> None:
-        self.stats.inc_value(build_stats_key(COMPONENT, event), count)
