@@ -56,14 +56,22 @@ SCALING_TARGET = 1.10
 # py-spy --subprocesses starts every stack with one "process PID:command" frame per ancestor.
 PROCESS_FRAME = re.compile(r"(?:^|;)process (\d+):")
 SCRUBBED_ENVIRONMENT = ("NEWSCRAWL_DATABASE_URL", "NEWSCRAWL_REDIS_URL")
+# The modules of the neighbour buffer: the pipeline adapter and what it delegates to.
+NEIGHBOUR_BUFFER_MODULES = (
+    "neighbour_buffer", "page_admission", "group_flush", "template_learning", "template_cache",
+    "page_ownership",
+)
 # Stack frames of the profile that name the parts of the crawl the lead wants to see.
 PROFILE_COMPONENTS = (
-    ("pipelines.neighbour_buffer", "NeighbourBufferPipeline"),
+    *(
+        (f"pipelines{separator}{module}", "NeighbourBufferPipeline")
+        for module in NEIGHBOUR_BUFFER_MODULES
+        for separator in "./"
+    ),
     ("pipelines.static_noise", "StaticNoisePipeline"),
     ("pipelines.dynamic_noise", "DynamicNoisePipeline"),
     ("pipelines.title_relevance", "TitleRelevancePipeline"),
     ("pipelines.sql_storage", "SqlStoragePipeline"),
-    ("pipelines/neighbour_buffer", "NeighbourBufferPipeline"),
     ("pipelines/static_noise", "StaticNoisePipeline"),
     ("pipelines/dynamic_noise", "DynamicNoisePipeline"),
     ("pipelines/title_relevance", "TitleRelevancePipeline"),
