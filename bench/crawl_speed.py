@@ -42,6 +42,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from newscrawl.stats_keys import PAGE_FETCHED_KEYS, PEAK_MEMORY_RSS_BYTES
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -54,14 +56,22 @@ SCALING_TARGET = 1.10
 # py-spy --subprocesses starts every stack with one "process PID:command" frame per ancestor.
 PROCESS_FRAME = re.compile(r"(?:^|;)process (\d+):")
 SCRUBBED_ENVIRONMENT = ("NEWSCRAWL_DATABASE_URL", "NEWSCRAWL_REDIS_URL")
+# The modules of the neighbour buffer: the pipeline adapter and what it delegates to.
+NEIGHBOUR_BUFFER_MODULES = (
+    "neighbour_buffer", "page_admission", "group_flush", "template_learning", "template_cache",
+    "page_ownership",
+)
 # Stack frames of the profile that name the parts of the crawl the lead wants to see.
 PROFILE_COMPONENTS = (
-    ("pipelines.neighbour_buffer", "NeighbourBufferPipeline"),
+    *(
+        (f"pipelines{separator}{module}", "NeighbourBufferPipeline")
+        for module in NEIGHBOUR_BUFFER_MODULES
+        for separator in "./"
+    ),
     ("pipelines.static_noise", "StaticNoisePipeline"),
     ("pipelines.dynamic_noise", "DynamicNoisePipeline"),
     ("pipelines.title_relevance", "TitleRelevancePipeline"),
     ("pipelines.sql_storage", "SqlStoragePipeline"),
-    ("pipelines/neighbour_buffer", "NeighbourBufferPipeline"),
     ("pipelines/static_noise", "StaticNoisePipeline"),
     ("pipelines/dynamic_noise", "DynamicNoisePipeline"),
     ("pipelines/title_relevance", "TitleRelevancePipeline"),
@@ -300,11 +310,11 @@ def run_crawl(
     # A 20,000-page SQLite store takes some 270 MB: keep only the log.
     shutil.rmtree(work_dir, ignore_errors=True)
     spider = SPIDERS[mode]
-    fetched = int(stats.get(f"newscrawl/{spider}/page_fetched", 0))
+    fetched = int(stats.get(PAGE_FETCHED_KEYS[spider], 0))
     done = fetched if store == "bare" else (stored or 0)
     elapsed = float(stats.get("elapsed_time_seconds", wall))
     active = float(stats.get("bench/active_seconds", elapsed))
-    peak = stats.get("newscrawl/peak_memory/rss_bytes", stats.get("bench/vmhwm_bytes"))
+    peak = stats.get(PEAK_MEMORY_RSS_BYTES, stats.get("bench/vmhwm_bytes"))
     return CrawlRun(
         mode=mode,
         store=store,

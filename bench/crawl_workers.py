@@ -49,6 +49,11 @@ from bench.crawl_speed import (
     run_crawl,
 )
 from newscrawl import settings as project_settings
+from newscrawl.stats_keys import (
+    PAGE_FETCHED_KEYS,
+    PEAK_MEMORY_RSS_BYTES,
+    SQL_STORAGE_ARTICLES_STORED,
+)
 from newscrawl.storage.models import Article, Page
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -298,15 +303,15 @@ def run_workers(
     for index, ((_, stats_file), process) in enumerate(zip(commands, processes, strict=True)):
         stats = read_stats(stats_file)
         active = float(stats.get("bench/active_seconds", 0.0))
-        worker_stored = int(stats.get("newscrawl/sql_storage/articles_stored", 0))
+        worker_stored = int(stats.get(SQL_STORAGE_ARTICLES_STORED, 0))
         if "bench/first_response_monotonic" in stats:
             starts.append(float(stats["bench/first_response_monotonic"]))
             ends.append(float(stats["bench/last_item_monotonic"]))
-        peak = stats.get("newscrawl/peak_memory/rss_bytes", stats.get("bench/vmhwm_bytes"))
+        peak = stats.get(PEAK_MEMORY_RSS_BYTES, stats.get("bench/vmhwm_bytes"))
         per_worker.append(
             WorkerFigures(
                 index=index,
-                fetched=int(stats.get(f"newscrawl/{spider}/page_fetched", 0)),
+                fetched=int(stats.get(PAGE_FETCHED_KEYS[spider], 0)),
                 stored=worker_stored,
                 active_seconds=round(active, 2),
                 pages_per_second=round(worker_stored / active, 1) if active > 0 else 0.0,

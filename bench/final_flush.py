@@ -29,6 +29,7 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 from newscrawl.demo.serving import TextRequestHandler
+from newscrawl.stats_keys import SQL_STORAGE_ARTICLES_STORED, STORE_DELAYS
 from tests.pipelines.page_factory import build_page_html
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -106,8 +107,8 @@ def run_crawl(base_url: str, paths: list[str], directory: Path, *, buffer: bool)
     return FlushRun(
         buffer=buffer,
         close_seconds=times["spider_closed"] - times["last_response"],
-        delays=read_stat(done.stderr, "newscrawl/store/delays"),
-        articles=read_stat(done.stderr, "newscrawl/sql_storage/articles_stored"),
+        delays=read_stat(done.stderr, STORE_DELAYS),
+        articles=read_stat(done.stderr, SQL_STORAGE_ARTICLES_STORED),
     )
 
 

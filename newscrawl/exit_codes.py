@@ -7,25 +7,10 @@ from enum import IntEnum
 from typing import Any
 
 from newscrawl.pipelines.page_spooling import CLOSE_REASON as DATABASE_UNAVAILABLE_REASON
-from newscrawl.stats_keys import sum_spider_events
+from newscrawl.stats_keys import SOURCE_FAILED_KEYS, SOURCE_READ_KEYS, sum_stats
 
 # Scrapy's close reason after SIGINT/SIGTERM.
 SHUTDOWN_REASON = "shutdown"
-# Source events (newscrawl/<spider>/<event>) that mean a feed or sitemap was read ...
-SOURCE_READ_EVENTS = frozenset(
-    {"feed_parsed", "feed_not_modified", "sitemap", "sitemap_index", "sitemap_not_modified"}
-)
-# ... and those that mean one could not be fetched or held nothing readable.
-SOURCE_FAILED_EVENTS = frozenset(
-    {
-        "feed_failed",
-        "feed_unparsable",
-        "not_a_feed",
-        "sitemap_failed",
-        "invalid_sitemap",
-        "sitemap_guess_missing",
-    }
-)
 
 
 class ExitCode(IntEnum):
@@ -41,8 +26,8 @@ class ExitCode(IntEnum):
 
 def is_every_source_unreachable(stats: Mapping[str, Any]) -> bool:
     """True when no feed or sitemap was read and at least one failed."""
-    read = sum_spider_events(stats, SOURCE_READ_EVENTS)
-    return read == 0 and sum_spider_events(stats, SOURCE_FAILED_EVENTS) > 0
+    read = sum_stats(stats, SOURCE_READ_KEYS)
+    return read == 0 and sum_stats(stats, SOURCE_FAILED_KEYS) > 0
 
 
 def decide_exit_code(stats: Mapping[str, Any], *, polling: bool = False) -> ExitCode:

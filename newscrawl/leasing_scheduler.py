@@ -28,9 +28,14 @@ from scrapy.crawler import Crawler
 from scrapy_redis.scheduler import Scheduler
 
 from newscrawl import settings as project_settings
-from newscrawl.stats_keys import build_stats_key
+from newscrawl.stats_keys import (
+    LEASING_SCHEDULER_LEASED_ELSEWHERE,
+    SCHEDULER_DEQUEUED_REDIS,
+    SCHEDULER_DUPEFILTER_FILTERED,
+    SCHEDULER_ENQUEUED_REDIS,
+    count_event,
+)
 
-COMPONENT = "leasing_scheduler"
 # Request meta key set on a request that holds its lease (copied to retries and redirects).
 LEASE_META_KEY = "newscrawl_lease"
 
@@ -64,21 +69,21 @@ class LeasingRedisScheduler(Scheduler):
         # scrapy-redis's own version passes `spider` to the stats, which Scrapy deprecates.
         if self._needs_lease(request):
             if not self._take_lease(request):
-                self._count("leased_elsewhere")
+                count_event(self.stats, LEASING_SCHEDULER_LEASED_ELSEWHERE)
                 return False
             request.meta[LEASE_META_KEY] = self.worker_id
         if not request.dont_filter and self.df.request_seen(request):
             self.df.log(request, self.spider)
-            self._inc_stat("dupefilter/filtered")
+            count_event(self.stats, SCHEDULER_DUPEFILTER_FILTERED)
             return False
-        self._inc_stat("scheduler/enqueued/redis")
+        count_event(self.stats, SCHEDULER_ENQUEUED_REDIS)
         self.queue.push(request)
         return True
 
     def next_request(self) -> Request | None:
         request: Request | None = self.queue.pop(self.idle_before_close)
         if request is not None:
-            self._inc_stat("scheduler/dequeued/redis")
+            count_event(self.stats, SCHEDULER_DEQUEUED_REDIS)
         return request
 
     def _needs_lease(self, request: Request) -> bool:
@@ -98,10 +103,3 @@ class LeasingRedisScheduler(Scheduler):
         if isinstance(holder, bytes):
             holder = holder.decode("utf-8", "replace")
         return bool(holder == self.worker_id)
-
-    def _count(self, event: str) -> None:
-        self._inc_stat(build_stats_key(COMPONENT, event))
-
-    def _inc_stat(self, key: str) -> None:
-        if self.stats is not None:
-            self.stats.inc_value(key)

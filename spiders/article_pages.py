@@ -15,7 +15,7 @@ from twisted.python.failure import Failure
 from newscrawl.categories import site_from_url
 from newscrawl.fetch_failures import describe_fetch_error
 from newscrawl.items import PageItem
-from newscrawl.stats_keys import build_stats_key
+from newscrawl.stats_keys import count_event
 
 logger = logging.getLogger(__name__)
 
@@ -60,10 +60,9 @@ def build_page_item(response: Response, hint: ArticleHint) -> PageItem:
     )
 
 
-def log_article_failure(spider: Spider, failure: Failure, component: str) -> None:
+def log_article_failure(spider: Spider, failure: Failure, key: str) -> None:
     """Log an article page that could not be fetched and count it."""
     request = getattr(failure, "request", None)
     url = request.url if request is not None else "?"
     logger.warning("Article not fetched: %s (%s)", url, describe_fetch_error(failure.value, url))
-    if spider.crawler.stats is not None:
-        spider.crawler.stats.inc_value(build_stats_key(component, "article_failed"))
+    count_event(spider.crawler.stats, key)

@@ -24,6 +24,7 @@ from sqlalchemy import Engine
 from twisted.python.failure import Failure
 
 from newscrawl import settings as project_settings
+from newscrawl.background_tasks import BackgroundTasks
 from newscrawl.categories import site_from_url
 from newscrawl.pipelines.crawl_store import CrawlStore
 from newscrawl.poll_schedule import (
@@ -124,7 +125,10 @@ class FeedPoller:
         # Feeds fetched by this process: the first fetch is unconditional, because the
         # entries a killed crawl had scheduled but not fetched are only listed in the feed.
         self._fetched_once: set[str] = set()
-        self._tasks: set[asyncio.Task[Any]] = set()
+        # Bookkeeping writes started from errbacks, which cannot await them.
+        self._tasks = BackgroundTasks(
+            on_error=lambda error: logger.warning("Feed state not recorded: %r", error)
+        )
         self._loop_task: asyncio.Task[None] | None = None
 
     @classmethod
@@ -250,14 +254,7 @@ class FeedPoller:
 
     def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:
         """Run bookkeeping in the background (errbacks cannot await); errors are logged."""
-        task = asyncio.ensure_future(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._finish_task)
-
-    def _finish_task(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            logger.warning("Feed state not recorded: %r", task.exception())
+        self._tasks.spawn(coroutine)
 
     def start_loop(
         self,
@@ -296,8 +293,7 @@ class FeedPoller:
             self._loop_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._loop_task
-        if self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self._tasks.wait_all()
         if self.store is not None:
             await self.store.close()
         else:

@@ -23,7 +23,7 @@ from newscrawl.spider_arguments import (
     check_interval,
     describe_argument,
 )
-from newscrawl.stats_keys import build_stats_key
+from newscrawl.stats_keys import PollingSpiderKeys, count_event
 from newscrawl.url_checks import find_url_problem
 
 from .article_pages import ArticleHint, build_page_item, log_article_failure
@@ -60,14 +60,15 @@ def list_argument_names(spider: type[Spider]) -> list[str]:
 class PollingSpider(Spider):
     """A spider whose sources (feeds or sitemaps) may be re-polled with state in the database.
 
-    Subclasses set `stats_component` and `source_kind` ("feed", "sitemap"), and `every`,
+    Subclasses set `stats_keys` and `source_kind` ("feed", "sitemap"), and `every`,
     `poll_settings` (None) and `poller` (None) in `__init__`.
     """
 
-    stats_component: ClassVar[str]
+    # The counters of the shared plumbing, under the spider's own component.
+    stats_keys: ClassVar[PollingSpiderKeys]
     # Seconds a feed or sitemap may take to parse before it is given up (see run_parser).
     parse_timeout: float = PARSE_TIMEOUT_SECONDS
-    # Names the source in log lines and in the <kind>_failed / <kind>_dead stats.
+    # Names the source in log lines.
     source_kind: ClassVar[str]
     every: str | None
     poll_settings: PollSettings | None
@@ -96,7 +97,7 @@ class PollingSpider(Spider):
         """The article requests still to fetch: known ones skipped unless told otherwise."""
         for request in articles:
             if request.url not in unseen and poller.settings.skip_seen_urls:
-                self.inc_stat("known_article_skipped")
+                count_event(self.crawler.stats, self.stats_keys.known_article_skipped)
                 continue
             # The database check replaces the dupefilter, whose memory grows without bound.
             yield request.replace(dont_filter=True) if poller.polling else request
@@ -115,11 +116,11 @@ class PollingSpider(Spider):
                 await write()
         except Exception as exc:
             logger.warning("State of %s %s not saved: %s", self.source_kind, url, exc)
-            self.inc_stat(f"{self.source_kind}_state_not_saved")
+            count_event(self.crawler.stats, self.stats_keys.source_state_not_saved)
 
     def parse_article(self, response: Response, hint: ArticleHint) -> Iterator[PageItem]:
         """Yield the fetched article page as a PageItem."""
-        self.inc_stat("page_fetched")
+        count_event(self.crawler.stats, self.stats_keys.page_fetched)
         yield build_page_item(response, hint)
 
     def handle_source_error(self, failure: Failure, polled_url: str | None) -> None:
@@ -129,7 +130,7 @@ class PollingSpider(Spider):
         label = self.source_kind.capitalize()
         reason = describe_fetch_error(failure.value, url)
         logger.warning("%s not fetched: %s (%s)", label, url, reason)
-        self.inc_stat(f"{self.source_kind}_failed")
+        count_event(self.crawler.stats, self.stats_keys.source_failed)
         if self.poller is not None and polled_url is not None:
             self.poller.spawn(self.record_source_failure(polled_url, failure))
 
@@ -139,7 +140,7 @@ class PollingSpider(Spider):
         if await self.poller.record_failure(url, failure):
             label = self.source_kind.capitalize()
             logger.error("%s marked dead after repeated failures: %s", label, url)
-            self.inc_stat(f"{self.source_kind}_dead")
+            count_event(self.crawler.stats, self.stats_keys.source_dead)
 
     def keep_polling(self) -> None:
         """spider_idle: a re-polling crawl waits for its next poll instead of closing."""
@@ -153,7 +154,7 @@ class PollingSpider(Spider):
 
     def handle_article_error(self, failure: Failure) -> None:
         """Log and count an article page that could not be fetched; forget transient failures."""
-        log_article_failure(self, failure, self.stats_component)
+        log_article_failure(self, failure, self.stats_keys.article_failed)
         request = getattr(failure, "request", None)
         if self.poller is not None and request is not None and is_transient_failure(failure):
             # Neither fetched nor stored: the next poll that lists it schedules it again,
@@ -184,10 +185,5 @@ class PollingSpider(Spider):
             except ValueError as exc:
                 problem = str(exc)
         logger.warning("Skipping unusable URL %.200r from %s: %s", url, found_in, problem)
-        self.inc_stat("bad_url")
+        count_event(self.crawler.stats, self.stats_keys.bad_url)
         return None
-
-    def inc_stat(self, event: str, count: int = 1) -> None:
-        """Increment the `newscrawl/<stats_component>/<event>` counter."""
-        if self.crawler.stats is not None:
-            self.crawler.stats.inc_value(build_stats_key(self.stats_component, event), count)

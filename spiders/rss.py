@@ -19,6 +19,19 @@ from newscrawl.feeds import FeedEntry, ParsedFeed, discover_feed_links, parse_fe
 from newscrawl.feeds_file import read_feeds_file
 from newscrawl.pipelines.crawl_store import CrawlStore
 from newscrawl.spider_arguments import CrawlArgumentError, parse_integer, require_web_url
+from newscrawl.stats_keys import (
+    RSS_AUTHOR_FIELD_CAPPED,
+    RSS_ENTRY,
+    RSS_ENTRY_WITHOUT_LINK,
+    RSS_FEED_DISCOVERED,
+    RSS_FEED_NOT_MODIFIED,
+    RSS_FEED_PARSED,
+    RSS_FEED_UNPARSABLE,
+    RSS_NOT_A_FEED,
+    RSS_SPIDER_KEYS,
+    RSS_XML_ENTITIES_IGNORED,
+    count_event,
+)
 from newscrawl.xml_entities import declares_entities
 
 from .article_pages import ArticleHint, build_article_request
@@ -73,7 +86,7 @@ class RssSpider(PollingSpider):
     """
 
     name = "rss"
-    stats_component = "rss"
+    stats_keys = RSS_SPIDER_KEYS
     source_kind = "feed"
 
     def __init__(
@@ -180,7 +193,7 @@ class RssSpider(PollingSpider):
     ) -> AsyncIterator[Request]:
         """parse_feed with the database: 304s, known articles skipped, the schedule kept."""
         if response.status == 304:
-            self.inc_stat("feed_not_modified")
+            count_event(self.crawler.stats, RSS_FEED_NOT_MODIFIED)
             await poller.record_not_modified(source.url)
             return
         requests = await self.read_feed_requests(response, source, discovered)
@@ -226,31 +239,31 @@ class RssSpider(PollingSpider):
         parsed = document.feed
         if parsed.error is not None:
             logger.warning("Feed %s could not be parsed: %s", response.url, parsed.error)
-            self.inc_stat("feed_unparsable")
+            count_event(self.crawler.stats, RSS_FEED_UNPARSABLE)
             return
         if not parsed.is_feed:
             yield from self.discover_feeds(document.announced, response, source)
             return
-        self.inc_stat("feed_parsed")
+        count_event(self.crawler.stats, RSS_FEED_PARSED)
         if declares_entities(response.body):
             logger.warning("Feed %s declares XML entities; they are not expanded", response.url)
-            self.inc_stat("xml_entities_ignored")
+            count_event(self.crawler.stats, RSS_XML_ENTITIES_IGNORED)
         if parsed.capped_fields:
             logger.warning(
                 "Feed %s has %d author fields too long to be names; they are left out",
                 response.url, parsed.capped_fields,
             )
-            self.inc_stat("author_field_capped", parsed.capped_fields)
+            count_event(self.crawler.stats, RSS_AUTHOR_FIELD_CAPPED, parsed.capped_fields)
         for title in parsed.entries_without_link:
             logger.info("Skipping feed entry without a link in %s: %s", response.url, title)
-            self.inc_stat("entry_without_link")
+            count_event(self.crawler.stats, RSS_ENTRY_WITHOUT_LINK)
         for entry in parsed.entries:
             request = self.build_checked_request(
                 entry.link, response.url,
                 partial(self.build_entry_request, entry, parsed, source, response.url),
             )
             if request is not None:
-                self.inc_stat("entry")
+                count_event(self.crawler.stats, RSS_ENTRY)
                 yield request
 
     def build_entry_request(
@@ -266,7 +279,7 @@ class RssSpider(PollingSpider):
         """Yield requests for the feeds an HTML page announces; log pages that announce none."""
         if not links:
             logger.warning("No feed found at %s", response.url)
-            self.inc_stat("not_a_feed")
+            count_event(self.crawler.stats, RSS_NOT_A_FEED)
             return
         for link in links:
             request = self.build_checked_request(
@@ -277,7 +290,7 @@ class RssSpider(PollingSpider):
             )
             if request is not None:
                 logger.info("Feed %s found in %s", link, response.url)
-                self.inc_stat("feed_discovered")
+                count_event(self.crawler.stats, RSS_FEED_DISCOVERED)
                 yield request
 
     def build_hint(

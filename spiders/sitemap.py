@@ -37,7 +37,32 @@ from newscrawl.spider_arguments import (
     parse_since,
     require_web_url,
 )
-from newscrawl.stats_keys import build_stats_key
+from newscrawl.stats_keys import (
+    SITEMAP_ENTRY_TRUNCATED,
+    SITEMAP_FORMAT_KEYS,
+    SITEMAP_HOMEPAGE_FAILED,
+    SITEMAP_HOMEPAGE_FEED,
+    SITEMAP_HOMEPAGE_UNPARSABLE,
+    SITEMAP_INVALID_SITEMAP,
+    SITEMAP_NEWS_MERGED,
+    SITEMAP_ROBOTS_SITEMAP,
+    SITEMAP_SITE_PROBED,
+    SITEMAP_SITEMAP,
+    SITEMAP_SITEMAP_FOUND_AGAIN,
+    SITEMAP_SITEMAP_GUESS_MISSING,
+    SITEMAP_SITEMAP_INDEX,
+    SITEMAP_SITEMAP_NOT_MODIFIED,
+    SITEMAP_SITEMAP_TOO_OLD,
+    SITEMAP_SPIDER_KEYS,
+    SITEMAP_URL,
+    SITEMAP_URL_FILTERED,
+    SITEMAP_URL_OVER_CRAWL_LIMIT,
+    SITEMAP_URL_OVER_SITEMAP_LIMIT,
+    SITEMAP_URL_TOO_OLD,
+    SITEMAP_WELL_KNOWN_SITEMAP,
+    SITEMAP_XML_ENTITIES_IGNORED,
+    count_event,
+)
 from newscrawl.xml_entities import declares_entities
 
 from .article_pages import ArticleHint, build_article_request
@@ -63,7 +88,7 @@ class SitemapSpider(PollingSpider):
     """
 
     name = "sitemap"
-    stats_component = "sitemap"
+    stats_keys = SITEMAP_SPIDER_KEYS
     source_kind = "sitemap"
 
     def __init__(
@@ -98,6 +123,8 @@ class SitemapSpider(PollingSpider):
         # Article URLs taken from sitemaps in this crawl, against NEWSCRAWL_SITEMAP_MAX_URLS.
         self.max_urls = parse_integer("max_urls", max_urls)
         self.urls_taken = 0
+        # The NEWSCRAWL_SITEMAP_MAX_URLS warning is logged once per crawl.
+        self.crawl_limit_logged = False
         self.every = every
         self.poll_settings = None
         self.poller = None
@@ -159,7 +186,7 @@ class SitemapSpider(PollingSpider):
         """Follow the robots.txt Sitemap lines, then probe the well-known paths and homepage."""
         found = sitemap_urls_from_robots(response.body, response.url)
         requests = self.select_discovered(found, "robots.txt", response.url)
-        self.inc_stat("robots_sitemap", len(requests))
+        count_event(self.crawler.stats, SITEMAP_ROBOTS_SITEMAP, len(requests))
         if requests and self.poller is not None and self.poller.polling:
             await self.add_polled_sitemaps([r.url for r in requests], self.poller)
         else:
@@ -192,7 +219,7 @@ class SitemapSpider(PollingSpider):
     def claim_sitemap(self, url: str, how: str, found_in: str) -> bool:
         """Note a discovered sitemap and how it was found; False when it is known already."""
         if url in self.found_sitemaps:
-            self.inc_stat("sitemap_found_again")
+            count_event(self.crawler.stats, SITEMAP_SITEMAP_FOUND_AGAIN)
             return False
         self.found_sitemaps[url] = how
         logger.info("Sitemap %s found in %s", url, found_in)
@@ -201,7 +228,7 @@ class SitemapSpider(PollingSpider):
     def probe_site(self, site: str) -> Iterator[Request]:
         """Requests for the well-known sitemap paths ultimate-sitemap-parser tries, and the
         homepage, whose announced feeds are read as sitemaps."""
-        self.inc_stat("site_probed")
+        count_event(self.crawler.stats, SITEMAP_SITE_PROBED)
         for path in WELL_KNOWN_SITEMAP_PATHS:
             url = urljoin(site, path)
             if url in self.found_sitemaps:
@@ -229,10 +256,10 @@ class SitemapSpider(PollingSpider):
             links = await self.run_parser(discover_feed_links, response.body, response.url)
         except ParseTimeoutError as exc:
             logger.warning("Homepage %s could not be parsed: %s", response.url, exc)
-            self.inc_stat("homepage_unparsable")
+            count_event(self.crawler.stats, SITEMAP_HOMEPAGE_UNPARSABLE)
             return
         requests = self.select_discovered(links, "the homepage", response.url)
-        self.inc_stat("homepage_feed", len(requests))
+        count_event(self.crawler.stats, SITEMAP_HOMEPAGE_FEED, len(requests))
         if requests and self.poller is not None and self.poller.polling:
             await self.add_polled_sitemaps([r.url for r in requests], self.poller)
             return
@@ -244,7 +271,7 @@ class SitemapSpider(PollingSpider):
         request = getattr(failure, "request", None)
         url = request.url if request is not None else "?"
         logger.info("Homepage not fetched: %s (%s)", url, describe_fetch_error(failure.value, url))
-        self.inc_stat("homepage_failed")
+        count_event(self.crawler.stats, SITEMAP_HOMEPAGE_FAILED)
 
     def build_sitemap_request(
         self,
@@ -292,7 +319,7 @@ class SitemapSpider(PollingSpider):
         """parse_sitemap with the database: 304s, known articles skipped, the schedule kept."""
         url = response.meta.get("redirect_urls", [response.url])[0]
         if response.status == 304:
-            self.inc_stat("sitemap_not_modified")
+            count_event(self.crawler.stats, SITEMAP_SITEMAP_NOT_MODIFIED)
             await poller.record_not_modified(url, scheduled=url in self.polled_sitemaps)
             return
         if poller.polling and response.request is not None and (
@@ -324,7 +351,7 @@ class SitemapSpider(PollingSpider):
         """Parse a fetched sitemap off the reactor; the requests it leads to."""
         if declares_entities(response.body):
             logger.warning("Sitemap %s declares XML entities; they are not expanded", response.url)
-            self.inc_stat("xml_entities_ignored")
+            count_event(self.crawler.stats, SITEMAP_XML_ENTITIES_IGNORED)
         try:
             parsed = await self.run_parser(
                 parse_sitemap, response.body, response.url,
@@ -351,34 +378,34 @@ class SitemapSpider(PollingSpider):
                 logger.warning("Ignoring invalid sitemap %s: %s", url, parsed.error)
             else:
                 logger.warning("Ignoring invalid sitemap: %s", url)
-            self.inc_stat("invalid_sitemap")
+            count_event(self.crawler.stats, SITEMAP_INVALID_SITEMAP)
             return
         how = self.found_sitemaps.get(url)
         if how == "a well-known path":
             logger.info("Sitemap %s found at a well-known path", url)
-            self.inc_stat("well_known_sitemap")
+            count_event(self.crawler.stats, SITEMAP_WELL_KNOWN_SITEMAP)
         if parsed.truncated:
             logger.warning("Sitemap %s is cut off: %d entries dropped", url, parsed.truncated)
-            self.inc_stat("entry_truncated", parsed.truncated)
+            count_event(self.crawler.stats, SITEMAP_ENTRY_TRUNCATED, parsed.truncated)
         if parsed.over_limit:
             logger.warning(
                 "Sitemap %s lists more than %d URLs: %d ignored",
                 url, MAX_URLS_PER_SITEMAP, parsed.over_limit,
             )
-            self.inc_stat("url_over_sitemap_limit", parsed.over_limit)
+            count_event(self.crawler.stats, SITEMAP_URL_OVER_SITEMAP_LIMIT, parsed.over_limit)
         if parsed.lists_sitemaps:
-            self.inc_stat("sitemap_index")
+            count_event(self.crawler.stats, SITEMAP_SITEMAP_INDEX)
             while entries:
                 entry = entries.pop()
                 if self.is_older(entry):
-                    self.inc_stat("sitemap_too_old")
+                    count_event(self.crawler.stats, SITEMAP_SITEMAP_TOO_OLD)
                     continue
                 request = self.build_checked_request(entry.loc, url, self.build_sitemap_request)
                 if request is not None:
                     yield request
             return
-        self.inc_stat("sitemap")
-        self.inc_stat(f"format_{parsed.kind}")
+        count_event(self.crawler.stats, SITEMAP_SITEMAP)
+        count_event(self.crawler.stats, SITEMAP_FORMAT_KEYS[parsed.kind])
         while entries:
             request = self.build_entry_request(entries.pop(), url)
             if request is not None:
@@ -387,13 +414,15 @@ class SitemapSpider(PollingSpider):
     def build_entry_request(self, entry: SitemapEntry, sitemap_url: str) -> Request | None:
         """The article request of one sitemap entry, unless filtered, too old or over the limit."""
         if not self.is_allowed(entry.loc):
-            self.inc_stat("url_filtered")
+            count_event(self.crawler.stats, SITEMAP_URL_FILTERED)
             return None
         if self.is_older(entry):
-            self.inc_stat("url_too_old")
+            count_event(self.crawler.stats, SITEMAP_URL_TOO_OLD)
             return None
         if self.urls_taken >= self.max_urls:
-            if not self.inc_stat_first("url_over_crawl_limit"):
+            count_event(self.crawler.stats, SITEMAP_URL_OVER_CRAWL_LIMIT)
+            if not self.crawl_limit_logged:
+                self.crawl_limit_logged = True
                 logger.warning(
                     "NEWSCRAWL_SITEMAP_MAX_URLS (%d) reached: further sitemap URLs are ignored",
                     self.max_urls,
@@ -410,7 +439,7 @@ class SitemapSpider(PollingSpider):
             return None
         hint: ArticleHint = request.cb_kwargs["hint"]
         self.urls_taken += 1
-        self.inc_stat("url")
+        count_event(self.crawler.stats, SITEMAP_URL)
         if entry.has_news and len(self.news_hints) < self.max_urls:
             self.news_hints.setdefault(request.url, hint)
         return request
@@ -422,15 +451,8 @@ class SitemapSpider(PollingSpider):
         news = self.news_hints.pop(url, None)
         if news is not None and news is not hint:
             hint = merge_news_hint(hint, news)
-            self.inc_stat("news_merged")
+            count_event(self.crawler.stats, SITEMAP_NEWS_MERGED)
         return super().parse_article(response, hint)
-
-    def inc_stat_first(self, event: str) -> bool:
-        """Increment a counter; True when it had been counted before."""
-        stats = self.crawler.stats
-        before = stats.get_value(build_stats_key(self.stats_component, event)) if stats else None
-        self.inc_stat(event)
-        return bool(before)
 
     def is_allowed(self, url: str) -> bool:
         """True when the URL passes the allow and deny patterns."""
@@ -460,7 +482,7 @@ class SitemapSpider(PollingSpider):
 
     def handle_guess_error(self, failure: Failure) -> None:
         """A guessed sitemap location that does not exist is expected: count it only."""
-        self.inc_stat("sitemap_guess_missing")
+        count_event(self.crawler.stats, SITEMAP_SITEMAP_GUESS_MISSING)
 
 
 def merge_news_hint(hint: ArticleHint, news: ArticleHint) -> ArticleHint:

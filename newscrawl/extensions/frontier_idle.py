@@ -18,11 +18,10 @@ from scrapy.exceptions import DontCloseSpider, NotConfigured
 from scrapy.statscollectors import StatsCollector
 
 from newscrawl import settings as project_settings
-from newscrawl.stats_keys import build_stats_key
+from newscrawl.stats_keys import FRONTIER_IDLE_IDLE_WAITS, count_event
 
 logger = logging.getLogger(__name__)
 
-COMPONENT = "frontier_idle"
 
 
 class FrontierIdleExtension:
@@ -53,7 +52,7 @@ class FrontierIdleExtension:
         now = time.monotonic()
         if self._idle_since is None:
             self._idle_since = now
-            self.stats.inc_value(build_stats_key(COMPONENT, "idle_waits"))
+            count_event(self.stats, FRONTIER_IDLE_IDLE_WAITS)
             logger.info(
                 "Queue empty; waiting up to %.0f s for other workers to add requests",
                 self.grace_seconds,

@@ -17,11 +17,11 @@ from scrapy.exceptions import NotConfigured
 from scrapy.statscollectors import StatsCollector
 
 from newscrawl import settings as project_settings
-from newscrawl.stats_keys import build_stats_key
+from newscrawl.stats_keys import PEAK_MEMORY_RSS_BYTES
 
 logger = logging.getLogger(__name__)
 
-PEAK_RSS_KEY = build_stats_key("peak_memory", "rss_bytes")
+PEAK_RSS_KEY = PEAK_MEMORY_RSS_BYTES
 STATUS_FILE = Path("/proc/self/status")
 
 

@@ -16,10 +16,16 @@ from scrapy.statscollectors import StatsCollector
 from sqlalchemy import Engine
 
 from newscrawl import settings as project_settings
-from newscrawl.exit_codes import SHUTDOWN_REASON, SOURCE_FAILED_EVENTS, SOURCE_READ_EVENTS
+from newscrawl.exit_codes import SHUTDOWN_REASON
 from newscrawl.pipelines.crawl_store import CrawlStore
 from newscrawl.pipelines.page_spooling import describe_database_error
-from newscrawl.stats_keys import build_stats_key, sum_spider_events
+from newscrawl.stats_keys import (
+    PAGE_FETCHED_KEYS,
+    SOURCE_FAILED_KEYS,
+    SOURCE_READ_KEYS,
+    SQL_STORAGE_ARTICLES_STORED,
+    sum_stats,
+)
 from newscrawl.storage.feed_repository import FeedRepository
 from newscrawl.storage.page_repository import PageRepository
 
@@ -27,8 +33,8 @@ logger = logging.getLogger(__name__)
 
 # Groups named in the log line; the rest are summed, to keep it one line on big crawls.
 LOGGED_GROUPS = 5
-ARTICLE_PAGE_EVENTS = frozenset({"page_fetched"})
-ARTICLES_STORED_KEY = build_stats_key("sql_storage", "articles_stored")
+ARTICLE_PAGE_KEYS = tuple(PAGE_FETCHED_KEYS.values())
+ARTICLES_STORED_KEY = SQL_STORAGE_ARTICLES_STORED
 
 
 def format_progress(
@@ -36,7 +42,7 @@ def format_progress(
 ) -> str:
     """One progress line from the crawl stats, the pending pages per group and the due feeds."""
     # Article pages only: robots.txt, feeds and sitemaps are responses too, but no progress.
-    fetched = sum_spider_events(stats, ARTICLE_PAGE_EVENTS)
+    fetched = sum_stats(stats, ARTICLE_PAGE_KEYS)
     stored = stats.get(ARTICLES_STORED_KEY, 0)
     biggest = sorted(pending.items(), key=lambda entry: (-entry[1], entry[0]))
     shown = ", ".join(f"{group}={count}" for group, count in biggest[:LOGGED_GROUPS])
@@ -53,10 +59,10 @@ def format_progress(
 
 def format_summary(stats: Mapping[str, object], reason: str, pending: int | None) -> str:
     """The line that ends a crawl: what it fetched and stored, and which sources failed."""
-    fetched = sum_spider_events(stats, ARTICLE_PAGE_EVENTS)
+    fetched = sum_stats(stats, ARTICLE_PAGE_KEYS)
     stored = stats.get(ARTICLES_STORED_KEY, 0)
-    read = sum_spider_events(stats, SOURCE_READ_EVENTS)
-    failed = sum_spider_events(stats, SOURCE_FAILED_EVENTS)
+    read = sum_stats(stats, SOURCE_READ_KEYS)
+    failed = sum_stats(stats, SOURCE_FAILED_KEYS)
     line = (
         f"Crawl ended ({reason}): {fetched} article pages fetched, {stored} articles stored;"
         f" {read} feeds or sitemaps read, {failed} failed"

@@ -19,11 +19,10 @@ from scrapy.http import HtmlResponse, Response
 from scrapy.statscollectors import StatsCollector
 from scrapy.utils.response import get_meta_refresh
 
-from newscrawl.stats_keys import build_stats_key
+from newscrawl.stats_keys import META_REFRESH_GUARD_IGNORED, count_event
 
 logger = logging.getLogger(__name__)
 
-COMPONENT = "meta_refresh_guard"
 FOLLOWED_SCHEMES = frozenset({"http", "https"})
 
 
@@ -71,7 +70,7 @@ class MetaRefreshGuardMiddleware:
             "Ignoring the meta refresh of %s to %s: %s; the page itself is kept",
             response.url, target, reason,
         )
-        self.stats.inc_value(build_stats_key(COMPONENT, "ignored"))
+        count_event(self.stats, META_REFRESH_GUARD_IGNORED)
         # MetaRefreshMiddleware, next in line, leaves the response alone.
         request.meta["dont_redirect"] = True
         return response

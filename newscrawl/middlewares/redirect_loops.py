@@ -18,11 +18,10 @@ from scrapy.http import Response
 from scrapy.statscollectors import StatsCollector
 from w3lib.url import safe_url_string
 
-from newscrawl.stats_keys import build_stats_key
+from newscrawl.stats_keys import REDIRECT_LOOPS_LOOP, count_event
 
 logger = logging.getLogger(__name__)
 
-COMPONENT = "redirect_loops"
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 
 
@@ -59,5 +58,5 @@ class RedirectLoopMiddleware:
             return response
         loop = " -> ".join(chain)
         logger.warning("Redirect loop: %s", loop)
-        self.stats.inc_value(build_stats_key(COMPONENT, "loop"))
+        count_event(self.stats, REDIRECT_LOOPS_LOOP)
         raise RedirectLoop(f"redirect loop: {loop}")

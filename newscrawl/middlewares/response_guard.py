@@ -20,11 +20,16 @@ from scrapy.statscollectors import StatsCollector
 from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding
 
 from newscrawl import settings as project_settings
-from newscrawl.stats_keys import build_stats_key
+from newscrawl.stats_keys import (
+    RESPONSE_GUARD_BINARY_BODY,
+    RESPONSE_GUARD_CHARSET_MIXED,
+    RESPONSE_GUARD_CHARSET_REPAIRED,
+    RESPONSE_GUARD_EMPTY_BODY,
+    count_event,
+)
 
 logger = logging.getLogger(__name__)
 
-COMPONENT = "response_guard"
 # Leading bytes of formats that are never a web page, whatever the Content-Type says.
 BINARY_SIGNATURES = (
     b"%PDF-", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"\x1f\x8b", b"\x7fELF",
@@ -44,6 +49,8 @@ WIDE_TEXT_STARTS = (
 # is dense with non-ASCII bytes and goes to charset detection instead.
 MAX_STRAY_SEQUENCES = 64
 MAX_STRAY_FRACTION = 0.02
+# What find_body_problem says -> its counter.
+BODY_PROBLEM_KEYS = {"empty": RESPONSE_GUARD_EMPTY_BODY, "binary": RESPONSE_GUARD_BINARY_BODY}
 
 
 def find_body_problem(body: bytes) -> str | None:
@@ -119,7 +126,7 @@ class ResponseGuardMiddleware:
         problem = find_body_problem(response.body)
         if problem is not None:
             logger.warning("Bad response body (%s) at %s", problem, response.url)
-            self.count(f"{problem}_body")
+            count_event(self.stats, BODY_PROBLEM_KEYS[problem])
             return response
         return self.repair_charset(response)
 
@@ -135,7 +142,7 @@ class ResponseGuardMiddleware:
                 logger.warning(
                     "Mixed charsets in %s: stray cp1252 bytes in UTF-8 re-decoded", response.url
                 )
-                self.count("charset_mixed")
+                count_event(self.stats, RESPONSE_GUARD_CHARSET_MIXED)
                 return response.replace(body=mixed.encode("utf-8"), encoding="utf-8")
         guessed = guess_encoding(response.body)
         if guessed is None or guessed == declared:
@@ -144,9 +151,5 @@ class ResponseGuardMiddleware:
             "Charset %s declared by %s does not fit its body; decoding as %s",
             declared, response.url, guessed,
         )
-        self.count("charset_repaired")
+        count_event(self.stats, RESPONSE_GUARD_CHARSET_REPAIRED)
         return response.replace(encoding=guessed)
-
-    def count(self, event: str) -> None:
-        """Increment the `newscrawl/response_guard/<event>` counter."""
-        self.stats.inc_value(build_stats_key(COMPONENT, event))

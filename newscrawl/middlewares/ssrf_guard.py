@@ -17,11 +17,10 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.web.client import URI
 
 from newscrawl import settings as project_settings
-from newscrawl.stats_keys import build_stats_key
+from newscrawl.stats_keys import SSRF_GUARD_REFUSED, SSRF_GUARD_UNRESOLVED, count_event
 
 logger = logging.getLogger(__name__)
 
-COMPONENT = "ssrf_guard"
 ALLOWED_SCHEMES = frozenset({"http", "https"})
 
 IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -194,7 +193,7 @@ class SsrfGuardMiddleware:
             # retry middleware, which retries DNS failures as it would have anyway. Not
             # logged here: the spider names the DNS failure once, after the last retry.
             logger.debug("SSRF guard: %s does not resolve (%s)", request.url, exc)
-            self.stats.inc_value(build_stats_key(COMPONENT, "unresolved"))
+            count_event(self.stats, SSRF_GUARD_UNRESOLVED)
             raise
         reason = find_refusal(request.url, self.allowlist, resolved)
         if reason is None:
@@ -203,7 +202,7 @@ class SsrfGuardMiddleware:
             "SSRF guard refused %s: %s (allow it with NEWSCRAWL_SSRF_ALLOWLIST)",
             request.url, reason,
         )
-        self.stats.inc_value(build_stats_key(COMPONENT, "refused"))
+        count_event(self.stats, SSRF_GUARD_REFUSED)
         raise SsrfRefused(f"SSRF guard refused {request.url}: {reason}")
 
     async def resolve_host(self, url: str) -> IpAddress | None:

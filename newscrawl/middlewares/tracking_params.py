@@ -14,11 +14,10 @@ from scrapy.utils.request import RequestFingerprinterProtocol
 from w3lib.url import url_query_cleaner
 
 from newscrawl import settings as project_settings
-from newscrawl.stats_keys import build_stats_key
+from newscrawl.stats_keys import TRACKING_PARAMS_STRIPPED, count_event
 
 logger = logging.getLogger(__name__)
 
-COMPONENT = "tracking_params"
 # Campaign and click ids added by newsletters, ad networks and social sites.
 DEFAULT_TRACKING_PARAMS = tuple(project_settings.NEWSCRAWL_TRACKING_PARAMS)
 
@@ -78,7 +77,7 @@ class TrackingParamsMiddleware:
         if clean == request.url:
             return None
         logger.info("Stripped tracking parameters: %s -> %s", request.url, clean)
-        self.stats.inc_value(build_stats_key(COMPONENT, "stripped"))
+        count_event(self.stats, TRACKING_PARAMS_STRIPPED)
         cleaned = request.replace(url=clean)
         # Only a fragment differed: the filter already let this very page through once and
         # would now drop it as its own duplicate.

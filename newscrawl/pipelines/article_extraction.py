@@ -24,11 +24,17 @@ from newscrawl.pipelines.extraction_pool_worker import (
     extract_page_job,
 )
 from newscrawl.pipelines.page_items import decode_body
-from newscrawl.stats_keys import build_stats_key
+from newscrawl.stats_keys import (
+    ARTICLE_EXTRACTION_EXTRACTED,
+    ARTICLE_EXTRACTION_FAILED,
+    ARTICLE_EXTRACTION_PAGE_TRUNCATED,
+    ARTICLE_EXTRACTION_WORKER_CRASHED,
+    STAGE_KEYS,
+    count_event,
+)
 
 logger = logging.getLogger(__name__)
 
-COMPONENT = "article_extraction"
 
 
 class ArticleExtractionPipeline:
@@ -95,13 +101,13 @@ class ArticleExtractionPipeline:
         if outcome.truncated:
             # Cut before parsing (MAX_ELEMENTS): the article comes from the page's start only.
             logger.info("%s has too many elements; extracted from its start", item.url)
-            self.stats.inc_value(build_stats_key(COMPONENT, "page_truncated"))
+            count_event(self.stats, ARTICLE_EXTRACTION_PAGE_TRUNCATED)
         if outcome.article is None:
             logger.warning("Cannot extract %s\n%s", item.url, outcome.detail)
             self._fail(item, outcome.error or "no article")
             return item
         item.article = outcome.article
-        self.stats.inc_value(build_stats_key(COMPONENT, "extracted"))
+        count_event(self.stats, ARTICLE_EXTRACTION_EXTRACTED)
         return item
 
     def _build_job(self, item: PageItem) -> ExtractionJob:
@@ -119,7 +125,7 @@ class ArticleExtractionPipeline:
     def _count_stages(self, item: PageItem, outcome: ExtractionOutcome) -> None:
         """Count each stage as its pipeline does inline, so the stats keep their meaning."""
         for stage in outcome.stages:
-            self.stats.inc_value(build_stats_key(stage.stage, stage.event))
+            count_event(self.stats, STAGE_KEYS[stage.stage][stage.event])
             if stage.event == "failed":
                 logger.warning(
                     "%s stage failed on %s; skipped\n%s", stage.stage, item.url, stage.detail
@@ -127,8 +133,8 @@ class ArticleExtractionPipeline:
 
     def _fail(self, item: PageItem, reason: str) -> None:
         item.extraction_error = reason
-        self.stats.inc_value(build_stats_key(COMPONENT, "failed"))
+        count_event(self.stats, ARTICLE_EXTRACTION_FAILED)
 
     def _count_crash(self) -> None:
         logger.warning("An extraction worker died; the pool was replaced")
-        self.stats.inc_value(build_stats_key(COMPONENT, "worker_crashed"))
+        count_event(self.stats, ARTICLE_EXTRACTION_WORKER_CRASHED)

@@ -23,10 +23,9 @@ from newscrawl.pipelines.write_batching import (
     build_batch_writer,
     read_write_batching,
 )
+from newscrawl.stats_keys import STORE_EVENT_KEYS
 from newscrawl.storage.batch_writer import BatchWriter
 from newscrawl.storage.migrations import open_database
-
-COMPONENT = "store"
 
 _STORES: weakref.WeakKeyDictionary[Crawler, CrawlStore] = weakref.WeakKeyDictionary()
 
@@ -96,7 +95,11 @@ class CrawlStore:
         )
         self.engine = engine
         self.writer = build_batch_writer(
-            engine, self.batching, spooler=self.spooler, stats=self.stats, component=COMPONENT
+            engine,
+            self.batching,
+            spooler=self.spooler,
+            stats=self.stats,
+            event_keys=STORE_EVENT_KEYS,
         )
         return engine
 

@@ -14,7 +14,7 @@ from scrapy.statscollectors import StatsCollector
 from newscrawl.extraction import Document, parse_document
 from newscrawl.items import PageItem
 from newscrawl.pipelines.page_items import decode_body
-from newscrawl.stats_keys import build_stats_key
+from newscrawl.stats_keys import STAGE_KEYS, count_event
 
 logger = logging.getLogger(__name__)
 
@@ -39,12 +39,12 @@ def run_stage(
         document = ensure_document(item)
     except Exception:
         logger.warning("Cannot parse %s", item.url, exc_info=True)
-        stats.inc_value(build_stats_key(component, "unparsable"))
+        count_event(stats, STAGE_KEYS[component]["unparsable"])
         return
     try:
         stage(document)
     except Exception:
         logger.warning("%s stage failed on %s; skipped", component, item.url, exc_info=True)
-        stats.inc_value(build_stats_key(component, "failed"))
+        count_event(stats, STAGE_KEYS[component]["failed"])
         return
-    stats.inc_value(build_stats_key(component, "applied"))
+    count_event(stats, STAGE_KEYS[component]["applied"])

@@ -26,6 +26,7 @@ from newscrawl.extraction import (
     remove_static_noise,
     select_relevant_paragraphs,
 )
+from newscrawl.stats_keys import StageEvent
 
 # Stage names are the stats components of the stage pipelines; the order is the chain's.
 STATIC_NOISE = "static_noise"
@@ -54,7 +55,7 @@ class StageOutcome:
     """What one stage did: `applied`, `failed` or `unparsable` (its stats event)."""
 
     stage: str
-    event: str
+    event: StageEvent
     # The formatted traceback when the stage failed or the page could not be parsed.
     detail: str | None = None
 

@@ -28,7 +28,13 @@ from newscrawl import settings as project_settings
 from newscrawl.items import PageItem
 from newscrawl.pipelines.errors import PageSpooled
 from newscrawl.pipelines.page_items import build_page_record
-from newscrawl.stats_keys import build_stats_key
+from newscrawl.stats_keys import (
+    SPOOL_CRAWL_STOPPED,
+    SPOOL_DAMAGED,
+    SPOOL_REPLAYED,
+    SPOOL_SPOOLED,
+    count_event,
+)
 from newscrawl.storage.page_repository import PageRepository
 from newscrawl.storage.records import PageRecord
 from newscrawl.storage.retry import is_transient_error, run_in_thread_with_retry
@@ -39,10 +45,8 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 P = ParamSpec("P")
 
-COMPONENT = "spool"
 CLOSE_REASON = "database_unavailable"
 DEFAULT_SPOOL_DIRNAME = ".newscrawl-spool"
-STOPPED_KEY = build_stats_key(COMPONENT, "crawl_stopped")
 SQLITE_READONLY = 8
 
 
@@ -95,6 +99,8 @@ class PageSpooler:
         # started (CoreStats has no start time yet), so a stop asked for earlier waits.
         self._spider_opened = False
         self._close_pending = False
+        # The crawl's one spooler (CrawlStore) holds the stop; the stats only count it.
+        self._stopping = False
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PageSpooler:
@@ -120,7 +126,7 @@ class PageSpooler:
     @property
     def is_stopping(self) -> bool:
         """True once the crawl is being stopped for a database outage."""
-        return bool(self.stats.get_value(STOPPED_KEY))
+        return self._stopping
 
     def unless_stopping(self, function: Callable[P, T]) -> Callable[P, T]:
         """`function`, failing at once once the crawl is stopping for an outage.
@@ -150,15 +156,15 @@ class PageSpooler:
         # Written on the reactor thread (one small file, a few ms): the worker threads may
         # all be busy retrying writes against the same dead database.
         path = self.spool.spool_page(build_page_record(item))
-        self.stats.inc_value(build_stats_key(COMPONENT, "spooled"))
+        count_event(self.stats, SPOOL_SPOOLED)
         raise PageSpooled(f"{item.url}: the database is unavailable, kept in {path}")
 
     def stop_crawl(self, error: BaseException) -> None:
         """Close the spider once, saying why; later failures only spool."""
-        # The stats are the crawl's own: every spooler of this crawl sees one stop.
-        if self.is_stopping:
+        if self._stopping:
             return
-        self.stats.set_value(STOPPED_KEY, 1)
+        self._stopping = True
+        count_event(self.stats, SPOOL_CRAWL_STOPPED)
         logger.error(
             "Database unavailable, stopping the crawl (%s): %s. Fetched pages the database"
             " could not take are kept in %s and written by the next crawl.",
@@ -186,13 +192,13 @@ class PageSpooler:
                 spooled = await asyncio.to_thread(self.spool.read_entry, path)
             except (SpoolEntryError, OSError) as error:
                 kept = await asyncio.to_thread(self.spool.set_aside_entry, path)
-                self.stats.inc_value(build_stats_key(COMPONENT, "damaged"))
+                count_event(self.stats, SPOOL_DAMAGED)
                 logger.error("Cannot replay spooled page %s (%s); kept as %s", path, error, kept)
                 continue
             await run_in_thread_with_retry(_store_pending_page, pages, spooled.record)
             await asyncio.to_thread(self.spool.remove_entry, path)
             replayed += 1
-            self.stats.inc_value(build_stats_key(COMPONENT, "replayed"))
+            count_event(self.stats, SPOOL_REPLAYED)
         if replayed:
             logger.info(
                 "Replayed %d spooled page(s) from %s into the database", replayed,

@@ -12,11 +12,10 @@ from dataclasses import dataclass
 
 from scrapy.statscollectors import StatsCollector
 
-from newscrawl.stats_keys import build_stats_key
+from newscrawl.stats_keys import QualityEvent, build_quality_key, count_event
 
 logger = logging.getLogger(__name__)
 
-COMPONENT = "quality"
 OTHER_SITES = "_other"
 # A site whose empty-or-short share passes this (over enough pages) is logged as suspect.
 POOR_SHARE_WARNING = 0.5
@@ -61,9 +60,9 @@ class ExtractionQualityCounter:
             if not pages:
                 continue
             poor = (counts["empty"] + counts["short"]) / pages
-            self.stats.set_value(self._key(site, "poor_share"), round(poor, 3))
+            self.stats.set_value(build_quality_key(site, "poor_share"), round(poor, 3))
             self.stats.set_value(
-                self._key(site, "single_share"), round(counts["single"] / pages, 3)
+                build_quality_key(site, "single_share"), round(counts["single"] / pages, 3)
             )
             if pages >= MIN_PAGES_FOR_WARNING and poor > POOR_SHARE_WARNING:
                 logger.warning(
@@ -76,10 +75,6 @@ class ExtractionQualityCounter:
             return site
         return OTHER_SITES
 
-    def _inc(self, site: str, event: str) -> None:
+    def _inc(self, site: str, event: QualityEvent) -> None:
         self._counts.setdefault(site, Counter())[event] += 1
-        self.stats.inc_value(self._key(site, event))
-
-    @staticmethod
-    def _key(site: str, event: str) -> str:
-        return build_stats_key(COMPONENT, f"{site}/{event}")
+        count_event(self.stats, build_quality_key(site, event))

@@ -32,7 +32,14 @@ from newscrawl.pipelines.page_spooling import (
     is_database_outage,
 )
 from newscrawl.pipelines.quality_signals import ExtractionQualityCounter, QualityThresholds
-from newscrawl.stats_keys import build_stats_key
+from newscrawl.stats_keys import (
+    SQL_STORAGE_ARTICLES_STORED,
+    SQL_STORAGE_EMPTY_ARTICLES,
+    SQL_STORAGE_EXTRACTION_ERRORS,
+    SQL_STORAGE_METHOD_KEYS,
+    SQL_STORAGE_STORAGE_ERRORS,
+    count_event,
+)
 from newscrawl.storage.article_repository import write_article
 from newscrawl.storage.batch_writer import BatchWriter
 from newscrawl.storage.page_repository import write_failed_page
@@ -40,7 +47,6 @@ from newscrawl.storage.records import ArticleRecord
 
 logger = logging.getLogger(__name__)
 
-COMPONENT = "sql_storage"
 
 
 class SqlStoragePipeline:
@@ -113,7 +119,9 @@ class SqlStoragePipeline:
         article = await self._obtain_article(writer, item)
         if not article.text.strip():
             self.quality.count_empty(item.site)
-            await self._fail_page(writer, item, "no article text found", "empty_articles")
+            await self._fail_page(
+                writer, item, "no article text found", SQL_STORAGE_EMPTY_ARTICLES
+            )
         record = self._build_record(item, article)
         page = build_page_record(item) if item.page_id is None else None
         try:
@@ -123,8 +131,8 @@ class SqlStoragePipeline:
             )
         except Exception as error:
             await self._handle_write_error(writer, item, error)
-        self.stats.inc_value(build_stats_key(COMPONENT, "articles_stored"))
-        self.stats.inc_value(build_stats_key(COMPONENT, f"articles_{article.method}"))
+        count_event(self.stats, SQL_STORAGE_ARTICLES_STORED)
+        count_event(self.stats, SQL_STORAGE_METHOD_KEYS[article.method])
         self.quality.count_article(
             item.site, method=article.method, word_count=count_text_words(article.text)
         )
@@ -137,17 +145,21 @@ class SqlStoragePipeline:
         """The article a worker process extracted, else one built here from the stages' work."""
         error = item.extraction_error
         if error is not None:
-            await self._fail_page(writer, item, f"extraction error: {error}", "extraction_errors")
+            await self._fail_page(
+                writer, item, f"extraction error: {error}", SQL_STORAGE_EXTRACTION_ERRORS
+            )
         if isinstance(item.article, Article):
             return item.article
         try:
             return build_article(ensure_document(item), title=item.title, config=self.config)
         except Exception as exc:
             logger.warning("Cannot extract %s", item.url, exc_info=True)
-            await self._fail_page(writer, item, f"extraction error: {exc!r}", "extraction_errors")
+            await self._fail_page(
+                writer, item, f"extraction error: {exc!r}", SQL_STORAGE_EXTRACTION_ERRORS
+            )
 
     async def _fail_page(
-        self, writer: BatchWriter, item: PageItem, reason: str, event: str
+        self, writer: BatchWriter, item: PageItem, reason: str, key: str
     ) -> NoReturn:
         """Record the page as failed with its reason (one transaction), count it, drop the item."""
         page = build_page_record(item) if item.page_id is None else None
@@ -158,7 +170,7 @@ class SqlStoragePipeline:
             )
         except Exception as error:
             await self._handle_write_error(writer, item, error, failing=True)
-        self.stats.inc_value(build_stats_key(COMPONENT, event))
+        count_event(self.stats, key)
         item.document = None
         raise PageExtractionFailed(f"{item.url}: {reason}")
 
@@ -170,7 +182,7 @@ class SqlStoragePipeline:
             if self.spooler is None:
                 raise error
             await self._keep_page(item, error)
-        self.stats.inc_value(build_stats_key(COMPONENT, "storage_errors"))
+        count_event(self.stats, SQL_STORAGE_STORAGE_ERRORS)
         logger.error(
             "Cannot store %s, dropping it: %s",
             item.url,

@@ -6,7 +6,7 @@ from newscrawl.extraction import Document, SiteTemplate, remove_static_noise
 from newscrawl.items import PageItem
 from newscrawl.pipelines.extraction_pool_worker import STATIC_NOISE
 from newscrawl.pipelines.extraction_stage import ExtractionStagePipeline
-from newscrawl.stats_keys import build_stats_key
+from newscrawl.stats_keys import STATIC_NOISE_SKIPPED_NO_TEMPLATE, count_event
 
 
 class StaticNoisePipeline(ExtractionStagePipeline):
@@ -20,7 +20,7 @@ class StaticNoisePipeline(ExtractionStagePipeline):
         if isinstance(item.template, SiteTemplate):
             return True
         # Single-page mode: nothing to remove; the next stage parses the page.
-        self.stats.inc_value(build_stats_key(self.component, "skipped_no_template"))
+        count_event(self.stats, STATIC_NOISE_SKIPPED_NO_TEMPLATE)
         return False
 
     def apply_stage(self, document: Document, item: PageItem) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from scrapy.exceptions import NotConfigured
@@ -11,7 +12,7 @@ from sqlalchemy import Engine
 
 from newscrawl import settings as project_settings
 from newscrawl.pipelines.page_spooling import PageSpooler, is_database_outage
-from newscrawl.stats_keys import build_stats_key
+from newscrawl.stats_keys import count_event
 from newscrawl.storage.batch_writer import BatchWriter
 
 
@@ -44,13 +45,13 @@ def build_batch_writer(
     *,
     spooler: PageSpooler | None,
     stats: StatsCollector,
-    component: str,
+    event_keys: Mapping[str, str],
 ) -> BatchWriter:
-    """A BatchWriter that gives up at once while the crawl stops for an outage, and counts
-    `newscrawl/<component>/batches`, `batch_rows`, `batches_split` and `delays`."""
+    """A BatchWriter that gives up at once while the crawl stops for an outage, and counts its
+    events (`batches`, `batch_rows`, `batches_split`, `delays`) under `event_keys`."""
 
-    def count_event(event: str, count: int) -> None:
-        stats.inc_value(build_stats_key(component, event), count)
+    def count_writer_event(event: str, count: int) -> None:
+        count_event(stats, event_keys[event], count)
 
     return BatchWriter(
         engine,
@@ -58,5 +59,5 @@ def build_batch_writer(
         delay=batching.delay,
         guard=spooler.unless_stopping if spooler is not None else None,
         is_outage=is_database_outage,
-        on_event=count_event,
+        on_event=count_writer_event,
     )

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
+from newscrawl.stats_keys import SQL_STORAGE_ARTICLES_STORED
 from newscrawl.storage.crawl_run_repository import judge_run_state
 from newscrawl.storage.feed_repository import FeedRepository, FeedState
 from newscrawl.storage.models import Article, CrawlRun
@@ -89,7 +90,7 @@ def read_status_report(
 def _to_run_summary(run: CrawlRun, *, now: datetime, host: str) -> RunSummary:
     stats = run.stats or {}
     fetched = stats.get("response_received_count")
-    stored = stats.get("newscrawl/sql_storage/articles_stored")
+    stored = stats.get(SQL_STORAGE_ARTICLES_STORED)
     return RunSummary(
         id=run.id, spider=run.spider, worker=run.worker, started_at=run.started_at,
         finished_at=run.finished_at, finish_reason=run.finish_reason,
