@@ -201,7 +201,7 @@ DYNAMIC_NOISE_UNPARSABLE = "newscrawl/dynamic_noise/unparsable"
 TITLE_RELEVANCE_APPLIED = "newscrawl/title_relevance/applied"
 TITLE_RELEVANCE_FAILED = "newscrawl/title_relevance/failed"
 TITLE_RELEVANCE_UNPARSABLE = "newscrawl/title_relevance/unparsable"
-# Stage name (extraction_pool_worker.STAGE_ORDER) -> what it did -> its counter.
+# Stage name (newscrawl.extraction.stages.STAGES) -> what it did -> its counter.
 STAGE_KEYS: Mapping[str, Mapping[StageEvent, str]] = {
     "static_noise": {
         "applied": STATIC_NOISE_APPLIED,

@@ -6,9 +6,7 @@ from newscrawl.extraction.article import Article
 from newscrawl.extraction.builder import build_article
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import parse_document
-from newscrawl.extraction.dynamic_noise import remove_dynamic_noise
-from newscrawl.extraction.relevance import select_relevant_paragraphs
-from newscrawl.extraction.static_noise import remove_static_noise
+from newscrawl.extraction.stages import run_stages
 from newscrawl.extraction.template import SiteTemplate
 from newscrawl.extraction.titles import plain_title
 
@@ -28,15 +26,11 @@ def extract(
     """Extract the article of one page, using the site template when one is given.
 
     Bytes are decoded as a browser would; `encoding` is the HTTP Content-Type charset, if any.
+    A stage that raises is not skipped here, so a library caller sees the error.
     """
     config = config or _DEFAULT_CONFIG
     if title:
         title = plain_title(title) or None
     document = parse_document(html, url=url, encoding=encoding)
-    if template is not None and config.use_static_noise:
-        remove_static_noise(document, template, config)
-    if config.use_dynamic_noise:
-        remove_dynamic_noise(document, config)
-    if config.use_title_relevance:
-        select_relevant_paragraphs(document, title, config)
+    run_stages(document, template=template, title=title, config=config, raise_errors=True)
     return build_article(document, title=title, config=config)

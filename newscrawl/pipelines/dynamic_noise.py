@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from newscrawl.extraction import Document, remove_dynamic_noise
+from newscrawl.extraction.stages import DYNAMIC_NOISE
 from newscrawl.items import PageItem
-from newscrawl.pipelines.extraction_pool_worker import DYNAMIC_NOISE
 from newscrawl.pipelines.extraction_stage import ExtractionStagePipeline
 
 

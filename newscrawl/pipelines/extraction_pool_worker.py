@@ -12,32 +12,25 @@ import signal
 import threading
 import time
 import traceback
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from newscrawl.extraction import (
     Article,
-    Document,
     ExtractionConfig,
     SiteTemplate,
     build_article,
     parse_document,
-    remove_dynamic_noise,
-    remove_static_noise,
-    select_relevant_paragraphs,
 )
+from newscrawl.extraction.stages import run_stages
 from newscrawl.stats_keys import StageEvent
-
-# Stage names are the stats components of the stage pipelines; the order is the chain's.
-STATIC_NOISE = "static_noise"
-DYNAMIC_NOISE = "dynamic_noise"
-TITLE_RELEVANCE = "title_relevance"
-STAGE_ORDER = (STATIC_NOISE, DYNAMIC_NOISE, TITLE_RELEVANCE)
 
 
 @dataclass(frozen=True)
 class ExtractionJob:
-    """One page to extract, with the stages the enabled stage pipelines asked for."""
+    """One page to extract, with the stages the enabled stage pipelines asked for.
+
+    `stages` holds names from `newscrawl.extraction.stages.STAGES`; they run in that order.
+    """
 
     url: str
     # Decoded by the caller (page_items.decode_body), so workers need no storage imports.
@@ -74,28 +67,6 @@ class ExtractionOutcome:
     truncated: bool = False
 
 
-def _run_static_noise(document: Document, job: ExtractionJob) -> None:
-    if job.template is not None:
-        remove_static_noise(
-            document, job.template, job.config, learned_from_page=job.template_includes_page
-        )
-
-
-def _run_dynamic_noise(document: Document, job: ExtractionJob) -> None:
-    remove_dynamic_noise(document, job.config)
-
-
-def _run_title_relevance(document: Document, job: ExtractionJob) -> None:
-    select_relevant_paragraphs(document, job.title, job.config)
-
-
-STAGE_RUNNERS: dict[str, Callable[[Document, ExtractionJob], None]] = {
-    STATIC_NOISE: _run_static_noise,
-    DYNAMIC_NOISE: _run_dynamic_noise,
-    TITLE_RELEVANCE: _run_title_relevance,
-}
-
-
 def prepare_worker(crawl_pid: int) -> None:
     """Pool initializer: ignore Ctrl-C, and exit once the crawl process is gone.
 
@@ -124,7 +95,7 @@ def watch_crawl_process(crawl_pid: int, interval: float = 1.0) -> None:
 
 
 def extract_page_job(job: ExtractionJob) -> ExtractionOutcome:
-    """Parse the page once, run the requested stages in chain order, build the article.
+    """Parse the page once, run the requested stages in their declared order, build the article.
 
     Mirrors the inline pipelines: a failing stage is skipped, a page that cannot be parsed or
     built has no article and a reason.
@@ -135,20 +106,22 @@ def extract_page_job(job: ExtractionJob) -> ExtractionOutcome:
         detail = traceback.format_exc()
         unparsable = tuple(StageOutcome(stage, "unparsable", detail) for stage in job.stages)
         return ExtractionOutcome(None, unparsable, repr(exc), detail)
-    outcomes = []
-    for stage in STAGE_ORDER:
-        if stage not in job.stages:
-            continue
-        try:
-            STAGE_RUNNERS[stage](document, job)
-        except Exception:
-            outcomes.append(StageOutcome(stage, "failed", traceback.format_exc()))
-            continue
-        outcomes.append(StageOutcome(stage, "applied"))
+    results = run_stages(
+        document,
+        template=job.template,
+        title=job.title,
+        config=job.config,
+        template_includes_page=job.template_includes_page,
+        only=job.stages,
+    )
+    outcomes = tuple(
+        StageOutcome(result.name, "applied" if result.applied else "failed", result.error)
+        for result in results
+    )
     try:
         article = build_article(document, title=job.title, config=job.config)
     except Exception as exc:
         return ExtractionOutcome(
-            None, tuple(outcomes), repr(exc), traceback.format_exc(), document.truncated
+            None, outcomes, repr(exc), traceback.format_exc(), document.truncated
         )
-    return ExtractionOutcome(article, tuple(outcomes), truncated=document.truncated)
+    return ExtractionOutcome(article, outcomes, truncated=document.truncated)

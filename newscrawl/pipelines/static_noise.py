@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from newscrawl.extraction import Document, SiteTemplate, remove_static_noise
+from newscrawl.extraction.stages import STATIC_NOISE
 from newscrawl.items import PageItem
-from newscrawl.pipelines.extraction_pool_worker import STATIC_NOISE
 from newscrawl.pipelines.extraction_stage import ExtractionStagePipeline
 from newscrawl.stats_keys import STATIC_NOISE_SKIPPED_NO_TEMPLATE, count_event
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from newscrawl.extraction import Document, select_relevant_paragraphs
+from newscrawl.extraction.stages import TITLE_RELEVANCE
 from newscrawl.items import PageItem
-from newscrawl.pipelines.extraction_pool_worker import TITLE_RELEVANCE
 from newscrawl.pipelines.extraction_stage import ExtractionStagePipeline
 
 

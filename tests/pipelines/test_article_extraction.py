@@ -40,7 +40,8 @@ POOL_SCRIPT = """
 import asyncio, multiprocessing, time
 from newscrawl.extraction import ExtractionConfig
 from newscrawl.pipelines.extraction_pool import ExtractionPool
-from newscrawl.pipelines.extraction_pool_worker import STAGE_ORDER, ExtractionJob
+from newscrawl.extraction.stages import STAGE_ORDER
+from newscrawl.pipelines.extraction_pool_worker import ExtractionJob
 
 async def main():
     pool = ExtractionPool(2)
