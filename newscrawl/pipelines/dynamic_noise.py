@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from newscrawl.extraction import Document, remove_dynamic_noise
 from newscrawl.extraction.stages import DYNAMIC_NOISE
-from newscrawl.items import PageItem
 from newscrawl.pipelines.extraction_stage import ExtractionStagePipeline
 
 
@@ -14,6 +12,3 @@ class DynamicNoisePipeline(ExtractionStagePipeline):
     component = DYNAMIC_NOISE
     enabled_setting = "NEWSCRAWL_DYNAMIC_NOISE_ENABLED"
     description = "dynamic noise removal"
-
-    def apply_stage(self, document: Document, item: PageItem) -> None:
-        remove_dynamic_noise(document, self.config)

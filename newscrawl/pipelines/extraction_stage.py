@@ -8,7 +8,8 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.statscollectors import StatsCollector
 
-from newscrawl.extraction import Document, ExtractionConfig
+from newscrawl.extraction import Document, ExtractionConfig, SiteTemplate
+from newscrawl.extraction.stages import StageInputs, find_stage
 from newscrawl.items import PageItem
 from newscrawl.pipelines.document_stage import run_stage
 from newscrawl.pipelines.extraction_config import build_extraction_config, read_extraction_workers
@@ -17,7 +18,7 @@ from newscrawl.pipelines.extraction_config import build_extraction_config, read_
 class ExtractionStagePipeline:
     """Runs one extraction stage on the item's Document, or lists it for the extraction pool."""
 
-    # The stage's name, as the pool worker knows it, and its stats component.
+    # The stage's name in newscrawl.extraction.stages.STAGES, and its stats component.
     component: ClassVar[str]
     # The setting that switches the stage off, and what the stage does, for NotConfigured.
     enabled_setting: ClassVar[str]
@@ -58,5 +59,7 @@ class ExtractionStagePipeline:
         return True
 
     def apply_stage(self, document: Document, item: PageItem) -> None:
-        """Run the stage on the page's Document."""
-        raise NotImplementedError
+        """Run the declared stage of this pipeline on the page's Document."""
+        template = item.template if isinstance(item.template, SiteTemplate) else None
+        inputs = StageInputs(template, item.title, self.config, item.template_includes_page)
+        find_stage(self.component).run(document, inputs)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from newscrawl.extraction import Document, SiteTemplate, remove_static_noise
+from newscrawl.extraction import SiteTemplate
 from newscrawl.extraction.stages import STATIC_NOISE
 from newscrawl.items import PageItem
 from newscrawl.pipelines.extraction_stage import ExtractionStagePipeline
@@ -22,9 +22,3 @@ class StaticNoisePipeline(ExtractionStagePipeline):
         # Single-page mode: nothing to remove; the next stage parses the page.
         count_event(self.stats, STATIC_NOISE_SKIPPED_NO_TEMPLATE)
         return False
-
-    def apply_stage(self, document: Document, item: PageItem) -> None:
-        assert isinstance(item.template, SiteTemplate)
-        remove_static_noise(
-            document, item.template, self.config, learned_from_page=item.template_includes_page
-        )

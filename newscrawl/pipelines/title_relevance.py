@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from newscrawl.extraction import Document, select_relevant_paragraphs
 from newscrawl.extraction.stages import TITLE_RELEVANCE
-from newscrawl.items import PageItem
 from newscrawl.pipelines.extraction_stage import ExtractionStagePipeline
 
 
@@ -14,6 +12,3 @@ class TitleRelevancePipeline(ExtractionStagePipeline):
     component = TITLE_RELEVANCE
     enabled_setting = "NEWSCRAWL_TITLE_RELEVANCE_ENABLED"
     description = "title relevance selection"
-
-    def apply_stage(self, document: Document, item: PageItem) -> None:
-        select_relevant_paragraphs(document, item.title, self.config)
