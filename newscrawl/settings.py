@@ -44,6 +44,8 @@ FEED_EXPORTERS = {
 NEWSCRAWL_EXPORT_HTML = False
 LOG_LEVEL = "INFO"
 
+# The stage pipelines (200-400) keep the order of newscrawl/extraction/stages.py's STAGES, where
+# the stage order is declared; tests/pipelines/test_stage_order.py checks that they agree.
 ITEM_PIPELINES = {
     "newscrawl.pipelines.neighbour_buffer.NeighbourBufferPipeline": 100,
     "newscrawl.pipelines.static_noise.StaticNoisePipeline": 200,
