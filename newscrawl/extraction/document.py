@@ -13,6 +13,7 @@ import lxml.etree
 import lxml.html
 
 from newscrawl.extraction.decoding import decode_html_as
+from newscrawl.extraction.swallowed_body import release_swallowed_body
 
 try:
     # The compiled walk (built by `pip install`, see setup.py): the same Document, faster.
@@ -275,6 +276,7 @@ def parse_bounded_tree(
         wrapper = lxml.html.document_fromstring("<html><body></body></html>", parser=_PARSER)
         wrapper.find("body").append(root)
         root = wrapper
+    release_swallowed_body(root, _PARSER)
     # Comments split text runs; stripping them keeps their tails as plain text.
     lxml.etree.strip_tags(root, lxml.etree.Comment, lxml.etree.ProcessingInstruction)
     _adopt_stray_roots(root)
