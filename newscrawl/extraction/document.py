@@ -13,6 +13,9 @@ import lxml.etree
 import lxml.html
 
 from newscrawl.extraction.decoding import decode_html_as
+from newscrawl.extraction.tag_sets import BLOCK_TAGS as BLOCK_TAGS
+from newscrawl.extraction.tag_sets import SKIPPED_TAGS as SKIPPED_TAGS
+from newscrawl.extraction.tag_sets import SWALLOWING_MEDIA_TAGS, UNKNOWN_VOID_TAGS
 
 try:
     # The compiled walk (built by `pip install`, see setup.py): the same Document, faster.
@@ -22,101 +25,13 @@ except ImportError:  # not built, or built for another lxml: `_index_text` does 
 # Whether parse_document uses the compiled walk rather than `_index_text`.
 COMPILED_WALK: bool = _compiled_walk is not None
 
-# Containers whose text is never article text.
-SKIPPED_TAGS = frozenset(
-    [
-        "script",
-        "style",
-        "noscript",
-        "template",
-        "head",
-        "title",
-        "meta",
-        "link",
-        "iframe",
-        "object",
-        "embed",
-        "param",
-        "svg",
-        "math",
-        "select",
-        "option",
-        "textarea",
-        "button",
-        "input",
-        "canvas",
-        "map",
-        "video",
-        "audio",
-    ]
-)
-# Elements that start a new text block; everything else is inline and joins its block's text.
-BLOCK_TAGS = frozenset(
-    [
-        "address",
-        "article",
-        "aside",
-        "blockquote",
-        "body",
-        "center",
-        "dd",
-        "details",
-        "dialog",
-        "dir",
-        "div",
-        "dl",
-        "dt",
-        "fieldset",
-        "figcaption",
-        "figure",
-        "footer",
-        "form",
-        "frame",
-        "frameset",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "header",
-        "hgroup",
-        "hr",
-        "html",
-        "li",
-        "main",
-        "menu",
-        "nav",
-        "noframes",
-        "ol",
-        "p",
-        "pre",
-        "section",
-        "summary",
-        "table",
-        "tbody",
-        "td",
-        "tfoot",
-        "th",
-        "thead",
-        "tr",
-        "ul",
-        "caption",
-        "legend",
-        "br",
-    ]
-)
 _WHITESPACE = re.compile(r"\s+")
 # Characters lxml will not put in element text (XML 1.0 forbids them).
 _XML_INVALID = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 # lxml refuses text that starts with an XML declaration naming an encoding, even a broken one
 # that runs into the markup after it.
 _XML_DECLARATION = re.compile(r"\s*<\?xml", re.IGNORECASE)
-# HTML5 void elements that libxml2 (an HTML 4 parser) does not know are empty: it nests
-# whatever follows one of them inside it. It closes img, input, param and the like itself.
-_VOID_TAGS = frozenset(["embed", "source", "track", "wbr", "keygen"])
-# Media whose fallback content is invisible, but which an unclosed tag makes swallow the page.
-_MEDIA_TAGS = frozenset(["video", "audio", "object", "canvas"])
+# Less text than this inside a media tag is its fallback text, not swallowed content.
 _SWALLOWED_TEXT_CHARS = 200
 # Pages with more start tags than this are cut at that tag before parsing: the tree, its Python
 # proxies and the walk's per-node lists grow with the element count, and a page just under the
@@ -377,10 +292,13 @@ def _append_text(parent: lxml.html.HtmlElement, text: str | None) -> None:
 
 def _release_swallowed_content(root: lxml.html.HtmlElement) -> None:
     """Move content that an unclosed `<embed>` or `<video>` swallowed back out after it."""
-    for element in list(root.iter(*_VOID_TAGS, *_MEDIA_TAGS)):
+    for element in list(root.iter(*UNKNOWN_VOID_TAGS, *SWALLOWING_MEDIA_TAGS)):
         if not len(element) and not element.text:
             continue
-        if element.tag in _MEDIA_TAGS and len(element.text_content()) < _SWALLOWED_TEXT_CHARS:
+        if (
+            element.tag in SWALLOWING_MEDIA_TAGS
+            and len(element.text_content()) < _SWALLOWED_TEXT_CHARS
+        ):
             # Short fallback text ("your browser does not support video") stays hidden.
             continue
         _hoist_children(element)
