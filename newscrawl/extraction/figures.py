@@ -14,8 +14,9 @@ from collections.abc import Sequence
 
 from lxml.html import HtmlElement
 
-from newscrawl.extraction.clean_html import clean_text, sanitise_url
+from newscrawl.extraction.clean_html import clean_text
 from newscrawl.extraction.document import Document
+from newscrawl.extraction.safe_urls import sanitise_url
 from newscrawl.extraction.tag_sets import PAGE_TAGS
 
 # Lazy-loading attributes that hold the real image while `src` holds a placeholder.
