@@ -18,6 +18,7 @@ from newscrawl.extraction.tag_sets import (
     END_TAG_OPTIONAL_TAGS,
     INLINE_KEPT_TAGS,
     INVISIBLE_DROPPED_TAGS,
+    ITEM_LIST_TAGS,
     RENAMED_TAGS,
     SERIALISED_VOID_TAGS,
     TEXT_CONTAINER_TAGS,
@@ -311,7 +312,7 @@ class _CleanWriter:
             if top_level:
                 self._open_paragraph = None
             target = parent
-            if tag == "li" and top_level and parent.tag not in {"ul", "ol"}:
+            if tag == "li" and top_level and parent.tag not in ITEM_LIST_TAGS:
                 target = self._list_target(parent)
         copy = _Output(tag, attributes)  # attributes in the allow-list's order
         target.append(copy)

@@ -110,10 +110,16 @@ HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 SUBHEADING_TAGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 # Items of ul/ol and dl lists: short lines that belong to the text around them.
 LIST_ITEM_TAGS = frozenset({"li", "dd", "dt"})
+# Lists whose items are `<li>`: an `<li>` outside one gets a list of its own in clean HTML, and
+# a list of dated items is a list of stories, not the article's date line.
+ITEM_LIST_TAGS = frozenset({"ul", "ol"})
 # Containers too wide to stand for one article: the whole page.
 PAGE_TAGS = frozenset({"html", "body"})
 # The whole page and its head: never the container of one piece of dynamic noise.
 PAGE_AND_HEAD_TAGS = frozenset({"html", "body", "head"})
+# Elements that hold the article itself: inside one, a header or footer is the article's own,
+# and a byline's co-authors are not looked for past one.
+ARTICLE_TAGS = frozenset({"article", "main"})
 # Pictures' captions and credits sit between paragraphs but are not the body's text.
 FIGURE_TAGS = frozenset({"figure", "figcaption", "picture"})
 # Page chrome by its tag: a block inside one of these is likely boilerplate.

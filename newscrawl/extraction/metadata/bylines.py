@@ -24,7 +24,7 @@ from newscrawl.extraction.metadata.markers import (
     _is_byline_marker,
 )
 from newscrawl.extraction.metadata.page_index import MarkedElements
-from newscrawl.extraction.tag_sets import BYLINE_TAGS
+from newscrawl.extraction.tag_sets import ARTICLE_TAGS, BYLINE_TAGS, PAGE_TAGS
 
 _AUTHOR_META = (
     "author",
@@ -191,7 +191,7 @@ def _with_visible_coauthors(
     container, node = link, link
     for _ in range(_COAUTHOR_LEVELS):
         parent = node.getparent()
-        if parent is None or parent.tag in ("body", "html", "article", "main"):
+        if parent is None or parent.tag in PAGE_TAGS or parent.tag in ARTICLE_TAGS:
             break
         if len(parent.text_content()) > _COAUTHOR_CHARS:
             break

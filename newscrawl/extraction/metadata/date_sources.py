@@ -19,7 +19,14 @@ from newscrawl.extraction.metadata.markers import (
 )
 from newscrawl.extraction.metadata.page_index import TagIndex
 from newscrawl.extraction.published_dates import choose_published_date
-from newscrawl.extraction.tag_sets import CHROME_TAGS, DATE_LINE_TAGS, EDGE_TAGS, PAGE_TAGS
+from newscrawl.extraction.tag_sets import (
+    ARTICLE_TAGS,
+    CHROME_TAGS,
+    DATE_LINE_TAGS,
+    EDGE_TAGS,
+    ITEM_LIST_TAGS,
+    PAGE_TAGS,
+)
 
 _PUBLISHED_META = (
     "article:published_time",
@@ -209,7 +216,7 @@ def _in_page_chrome(element: HtmlElement, story_lists: dict[HtmlElement, bool]) 
         tag = node.tag
         if tag in CHROME_TAGS:
             return True
-        if tag in ("article", "main"):
+        if tag in ARTICLE_TAGS:
             in_edge = False
         elif tag in EDGE_TAGS:
             in_edge = True
@@ -223,7 +230,7 @@ def _in_page_chrome(element: HtmlElement, story_lists: dict[HtmlElement, bool]) 
                 in_edge = True
             elif _CONTENT_MARKER.search(marker):
                 in_edge = False
-        if tag in ("ul", "ol") and lists_left:
+        if tag in ITEM_LIST_TAGS and lists_left:
             lists_left -= 1
             is_story_list = story_lists.get(node)
             if is_story_list is None:
