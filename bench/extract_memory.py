@@ -116,11 +116,11 @@ def measure_in_this_process(path: Path, mode: str) -> dict[str, object]:
     import lxml.html
 
     if mode != "lxml":
-        from newscrawl.extraction import document, extract
+        from newscrawl.extraction import extract, page_tree
         from newscrawl.extraction.document import parse_document
 
         if mode == "untrimmed":
-            document.trim_markup = lambda source: (source, False)
+            page_tree.trim_markup = lambda source: (source, False)
     start = current_rss_mb()
     html = path.read_bytes()
     truncated: bool | None = None

@@ -27,24 +27,6 @@ GZIP_MAGIC = b"\x1f\x8b"
 DEFAULT_MAX_SIZE = 50 * 1024 * 1024
 MAX_URLS_PER_SITEMAP = 50_000
 _CHUNK = 64 * 1024
-# Where ultimate-sitemap-parser looks for sitemaps a site does not announce in robots.txt.
-WELL_KNOWN_SITEMAP_PATHS = (
-    "/sitemap.xml",
-    "/sitemap.xml.gz",
-    "/sitemap_index.xml",
-    "/sitemap-index.xml",
-    "/sitemap_index.xml.gz",
-    "/sitemap-index.xml.gz",
-    "/.sitemap.xml",
-    "/sitemap",
-    "/admin/config/search/xmlsitemap",
-    "/sitemap/sitemap-index.xml",
-    "/sitemap_news.xml",
-    "/sitemap-news.xml",
-    "/sitemap_news.xml.gz",
-    "/sitemap-news.xml.gz",
-    "/news-sitemap.xml",
-)
 # Root element -> document kind, and the element that holds one entry in that kind.
 _ROOT_KINDS = {
     "urlset": "urlset", "sitemapindex": "sitemapindex", "rss": "rss", "rdf": "rss",
@@ -57,7 +39,6 @@ _TAIL_BYTES = 512
 _LAST_END_TAG = re.compile(rb"</\s*(?:[\w.-]+:)?([\w.-]+)\s*>\s*\Z")
 _ENTRY_TAGS = {"urlset": "url", "sitemapindex": "sitemap", "rss": "item", "atom": "entry"}
 _FEED_DATE_FIELDS = ("pubdate", "published", "issued", "date", "created", "updated", "modified")
-_ROBOTS_SITEMAP_KEYS = (b"sitemap", b"site-map")
 
 
 class SitemapError(ValueError):
@@ -197,7 +178,7 @@ def _read_sitemap(
         # UTF-16/32 (rare in sitemaps): read whole, as UTF-8.
         utf8, _ = transcode_wide_text(b"".join(everything), None)
         return _read_sitemap(utf8, base_url, max_size, max_urls, transcoded=True)
-    start = _strip_bom(head).lstrip()
+    start = strip_utf8_bom(head).lstrip()
     if not start:
         return ParsedSitemap(kind="")
     if start.startswith(b"<"):
@@ -218,7 +199,8 @@ def _prepend(head: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
     yield from rest
 
 
-def _strip_bom(data: bytes) -> bytes:
+def strip_utf8_bom(data: bytes) -> bytes:
+    """The bytes without a leading UTF-8 byte order mark."""
     return data[3:] if data.startswith(codecs.BOM_UTF8) else data
 
 
@@ -365,7 +347,8 @@ class _XmlEntryReader:
             parent.remove(element)
 
 
-def _resolve(base_url: str | None, loc: str) -> str:
+def resolve_location(base_url: str | None, loc: str) -> str:
+    """`loc` made absolute against `base_url`, or as it is when it cannot be."""
     if not base_url:
         return loc
     try:
@@ -395,7 +378,7 @@ def build_sitemap_entry(element: etree._Element, base_url: str | None) -> Sitema
         return None
     keywords = tuple(k.strip() for k in fields.get("keywords", "").split(",") if k.strip())
     return SitemapEntry(
-        loc=_resolve(base_url, loc),
+        loc=resolve_location(base_url, loc),
         lastmod=parse_w3c_datetime(fields.get("lastmod")),
         news_title=to_plain_text(fields.get("title")),
         news_publication_date=parse_w3c_datetime(fields.get("publication_date")),
@@ -432,7 +415,7 @@ def build_feed_item_entry(element: etree._Element, base_url: str | None) -> Site
         (d for d in (parse_w3c_datetime(dates.get(f)) for f in _FEED_DATE_FIELDS) if d), None
     )
     return SitemapEntry(
-        loc=_resolve(base_url, loc), news_title=title, news_publication_date=published
+        loc=resolve_location(base_url, loc), news_title=title, news_publication_date=published
     )
 
 
@@ -456,7 +439,7 @@ def _read_text_sitemap(
 
 
 def _text_line_entry(line: bytes) -> SitemapEntry | None:
-    text = _strip_bom(line).strip().decode("utf-8", errors="replace")
+    text = strip_utf8_bom(line).strip().decode("utf-8", errors="replace")
     return SitemapEntry(loc=text) if text else None
 
 
@@ -481,24 +464,3 @@ def _read_json_feed(
 
 def _element_text(element: etree._Element) -> str:
     return " ".join((element.text or "").split())
-
-
-def sitemap_urls_from_robots(body: bytes, base_url: str) -> list[str]:
-    """Return the URLs of the `Sitemap:` (or `Site-map:`) lines of a robots.txt body.
-
-    Any casing, CR/LF/CRLF line ends, a leading BOM; relative URLs resolve against `base_url`.
-    """
-    urls: list[str] = []
-    for raw_line in _strip_bom(body).replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n"):
-        line = _strip_bom(raw_line.strip())
-        key, sep, value = line.partition(b":")
-        if not sep or key.strip().lower() not in _ROBOTS_SITEMAP_KEYS:
-            continue
-        # "#" starts a comment only after whitespace: it may be part of a URL's fragment.
-        text = re.split(r"\s#", value.decode("utf-8", errors="replace"), maxsplit=1)[0].strip()
-        if not text:
-            continue
-        url = _resolve(base_url, text)
-        if url not in urls:
-            urls.append(url)
-    return urls

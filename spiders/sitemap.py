@@ -21,14 +21,13 @@ from newscrawl.fetch_failures import describe_fetch_error
 from newscrawl.items import PageItem
 from newscrawl.middlewares.response_guard import SKIP_GUARD_META
 from newscrawl.pipelines.crawl_store import CrawlStore
+from newscrawl.sitemap_discovery import WELL_KNOWN_SITEMAP_PATHS, sitemap_urls_from_robots
 from newscrawl.sitemaps import (
     DEFAULT_MAX_SIZE,
     MAX_URLS_PER_SITEMAP,
-    WELL_KNOWN_SITEMAP_PATHS,
     ParsedSitemap,
     SitemapEntry,
     parse_sitemap,
-    sitemap_urls_from_robots,
 )
 from newscrawl.spider_arguments import (
     CrawlArgumentError,

@@ -10,6 +10,13 @@ import numpy as np
 from newscrawl.extraction.block_hints import HINT_BITS, TAG_FLAGS, marker_flags
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import Document, TextPiece
+from newscrawl.extraction.tag_sets import (
+    GENERIC_CONTAINER_TAGS,
+    LIST_ITEM_TAGS,
+    SET_OFF_TEXT_TAGS,
+    SUBHEADING_TAGS,
+    TABLE_CELL_TAGS,
+)
 from newscrawl.extraction.word_tokens import count_segment_words
 
 try:
@@ -52,14 +59,15 @@ _SENTENCE_END_TABLE = np.zeros(0x10000, dtype=bool)
 _SENTENCE_END_TABLE[[ord(char) for char in _SENTENCE_END]] = True
 # bytes.translate deletes every byte but A-Z: what is left counts an ASCII text's capitals.
 _NOT_ASCII_UPPER = bytes(b for b in range(256) if not 65 <= b <= 90)
+# The block model's one-hot tag columns, in column order: a trained model depends on it.
 _TAG_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
     ("tag_p", frozenset({"p"})),
-    ("tag_li", frozenset({"li", "dd", "dt"})),
+    ("tag_li", LIST_ITEM_TAGS),
     ("tag_h1", frozenset({"h1"})),
-    ("tag_h", frozenset({"h2", "h3", "h4", "h5", "h6"})),
-    ("tag_td", frozenset({"td", "th", "tr"})),
-    ("tag_div", frozenset({"div", "section", "article", "main", "center", "span", "font"})),
-    ("tag_quote", frozenset({"blockquote", "pre", "figcaption", "caption"})),
+    ("tag_h", SUBHEADING_TAGS),
+    ("tag_td", TABLE_CELL_TAGS),
+    ("tag_div", GENERIC_CONTAINER_TAGS),
+    ("tag_quote", SET_OFF_TEXT_TAGS),
     ("tag_br", frozenset({"br"})),
 )
 # Column k: the five hint features of the flag combination k (see `block_hints`).

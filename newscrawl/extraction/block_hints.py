@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from newscrawl.extraction.tag_sets import BOILERPLATE_TAGS
+
 NEGATIVE_HINT = 1
 POSITIVE_HINT = 2
 BOILERPLATE_TAG = 4
 IN_LIST = 8
 IN_TABLE = 16
 HINT_BITS = (NEGATIVE_HINT, POSITIVE_HINT, BOILERPLATE_TAG, IN_LIST, IN_TABLE)
-BOILERPLATE_TAGS = frozenset({"nav", "footer", "header", "aside", "form", "menu", "select"})
 TAG_FLAGS: dict[object, int] = {
     **dict.fromkeys(BOILERPLATE_TAGS, BOILERPLATE_TAG),
     "ul": IN_LIST,

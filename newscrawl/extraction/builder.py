@@ -22,9 +22,9 @@ from newscrawl.extraction.figures import add_article_figures
 from newscrawl.extraction.metadata import extract_metadata
 from newscrawl.extraction.prompt_noise import find_noise_segments
 from newscrawl.extraction.relevance import page_title, title_keyword_set
+from newscrawl.extraction.tag_sets import HEADING_TAGS
 from newscrawl.extraction.word_tokens import count_text_words
 
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # lxml refuses these in element text; the page may still contain them.
 _CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -128,7 +128,7 @@ def _prose_words(document: Document, kept: list[int]) -> int:
     return sum(
         count_text_words(segments[i].text)
         for i in kept
-        if i not in titles and segments[i].block.tag not in _HEADINGS
+        if i not in titles and segments[i].block.tag not in HEADING_TAGS
     )
 
 
@@ -244,7 +244,7 @@ def words_of(features: np.ndarray, mask: np.ndarray) -> float:
 def _prose_mask(document: Document, features: np.ndarray, max_link_fraction: float) -> np.ndarray:
     """The blocks that may be a body paragraph: no headline, no heading, few links."""
     headings = np.fromiter(
-        (segment.block.tag in _HEADINGS for segment in document.segments),
+        (segment.block.tag in HEADING_TAGS for segment in document.segments),
         dtype=bool,
         count=len(document.segments),
     )

@@ -8,9 +8,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from urllib.parse import urljoin, urlsplit
 
 from lxml.html import HtmlElement
+
+from newscrawl.extraction.safe_urls import sanitise_url as sanitise_url
+from newscrawl.extraction.tag_sets import (
+    CLEAN_BLOCK_TAGS,
+    DROPPED_TAGS,
+    END_TAG_OPTIONAL_TAGS,
+    INLINE_KEPT_TAGS,
+    INVISIBLE_DROPPED_TAGS,
+    ITEM_LIST_TAGS,
+    RENAMED_TAGS,
+    SERIALISED_VOID_TAGS,
+    TEXT_CONTAINER_TAGS,
+)
+from newscrawl.extraction.tag_sets import KEPT_TAGS as KEPT_TAGS
 
 try:
     # The compiled writer (built by `pip install`, see setup.py): the same HTML, faster.
@@ -20,39 +33,6 @@ except ImportError:  # not built, or built for another lxml: `_render_in_python`
 # Whether render_clean_html writes with the compiled writer rather than `_CleanWriter`.
 COMPILED_WRITER: bool = _compiled_render is not None
 
-# Tags copied as they are (h1 becomes h2: the article's own title lives outside its body).
-KEPT_TAGS = frozenset(
-    {"p", "h2", "h3", "h4", "h5", "h6", "b", "strong", "i", "em", "a", "ul", "ol", "li",
-     "blockquote", "figure", "figcaption", "img", "table", "caption", "thead", "tbody",
-     "tfoot", "tr", "td", "th", "br", "pre", "code", "sub", "sup", "q", "cite"}
-)
-RENAMED_TAGS = {"h1": "h2"}
-# Tags dropped with everything inside them.
-DROPPED_TAGS = frozenset(
-    {"script", "style", "iframe", "frame", "frameset", "object", "embed", "applet", "param",
-     "noscript", "template", "svg", "math", "form", "input", "button", "select", "option",
-     "optgroup", "textarea", "label", "datalist", "output", "head", "title", "meta", "link",
-     "base", "audio", "video", "source", "track", "canvas", "map", "area", "dialog",
-     "portal", "noembed", "noframes", "xmp", "plaintext", "marquee", "picture"}
-)
-# Dropped tags whose content a reader never saw: removing them joins nothing.
-_INVISIBLE_TAGS = frozenset(
-    {"script", "style", "template", "head", "title", "meta", "link", "base", "noscript",
-     "param", "source", "track", "input", "br"}
-)
-# Unknown tags that start a block: their loose text is wrapped in <p> so words do not run on.
-BLOCK_TAGS = frozenset(
-    {"div", "section", "article", "main", "header", "footer", "aside", "nav", "center",
-     "address", "dl", "dt", "dd", "details", "summary", "hgroup", "fieldset", "body", "html",
-     "hr", "tr", "menu", "dir"}
-)
-# Kept tags that may hold bare text; everything else at the top level gets wrapped in <p>.
-_TEXT_CONTAINERS = frozenset(
-    {"p", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "figcaption", "td", "th",
-     "caption", "pre"}
-)
-_INLINE_KEPT = frozenset({"b", "strong", "i", "em", "a", "br", "code", "sub", "sup", "q", "cite",
-                          "img"})
 # Tuples, not sets: the output's attribute order must not depend on hash seeds.
 ALLOWED_ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "a": ("href", "title"),
@@ -64,13 +44,6 @@ ALLOWED_ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "q": ("cite",),
 }
 _URL_ATTRIBUTES = frozenset({"href", "src", "cite"})
-_LINK_SCHEMES = frozenset({"http", "https", "mailto"})
-_IMAGE_SCHEMES = frozenset({"http", "https"})
-# Browsers drop tabs and newlines anywhere in a URL and trim control characters and spaces
-# at its ends, so "java\tscript:" still runs. Other control and invisible characters have
-# no place in a link either: all of these go before the scheme is read.
-_URL_IGNORED = re.compile(r"[\x00-\x1f\x7f-\x9f\u00ad\u200b-\u200f\u2028\u2029\ufeff]+")
-_SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
 # Characters an XML tree cannot hold (lxml refuses them); browsers would not show them either.
 _XML_INCOMPATIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _NUMBER = re.compile(r"^\d{1,5}%?$")
@@ -86,17 +59,17 @@ def _classify_tag(tag: str) -> tuple[int, str]:
     tag = RENAMED_TAGS.get(tag, tag)
     if tag in DROPPED_TAGS or "{" in tag or ":" in tag:
         # Dropped and foreign-namespace (svg, math) elements: only the tail survives.
-        return (_INVISIBLE if tag in _INVISIBLE_TAGS else _VISIBLE_DROPPED), tag
+        return (_INVISIBLE if tag in INVISIBLE_DROPPED_TAGS else _VISIBLE_DROPPED), tag
     if tag in KEPT_TAGS:
         return _KEPT, tag
-    return (_BLOCK if tag in BLOCK_TAGS else _UNWRAPPED), tag
+    return (_BLOCK if tag in CLEAN_BLOCK_TAGS else _UNWRAPPED), tag
 
 
 # Every known tag's handling looked up once: one dict probe per element instead of a chain of
 # set tests. Tags not listed (unknown or upper-case ones) are classified as they come.
 _TAG_ACTIONS: dict[str, tuple[int, str]] = {
     tag: _classify_tag(tag)
-    for tag in (*KEPT_TAGS, *RENAMED_TAGS, *DROPPED_TAGS, *BLOCK_TAGS, "span", "font", "u")
+    for tag in (*KEPT_TAGS, *RENAMED_TAGS, *DROPPED_TAGS, *CLEAN_BLOCK_TAGS, "span", "font", "u")
 }
 
 
@@ -121,8 +94,6 @@ class _Output:
 # `_serialise` writes HTML as libxml2 (2.14) serialises an HTML tree, the output's format
 # since before it was written here: void elements and an empty <li> without an end tag, URL
 # attributes percent-encoded, a value with a double quote (and no single one) single-quoted.
-VOID_TAGS = frozenset({"br", "img"})
-END_TAG_OPTIONAL_TAGS = frozenset({"li"})
 URI_ATTRIBUTES = frozenset({"href", "src"})
 _URI_KEPT_BYTES = frozenset(range(0x21, 0x7F))
 _URI_LEADING_BLANKS = " \t\n\r"
@@ -169,7 +140,7 @@ def _serialise(element: _Output, out: list[str]) -> None:
                 value = escape_uri(value)
             out.append(f" {name}={quote_attribute(value)}")
     out.append(">")
-    if tag not in VOID_TAGS and (
+    if tag not in SERIALISED_VOID_TAGS and (
         element.text or element.children or tag not in END_TAG_OPTIONAL_TAGS
     ):
         if element.text:
@@ -202,44 +173,6 @@ def _append_text(target: _Output, text: str) -> None:
         last.tail = (last.tail or "") + text
     else:
         target.text = (target.text or "") + text
-
-
-def sanitise_url(value: str | None, *, base_url: str | None, image: bool = False) -> str | None:
-    """Return an absolute (or plainly relative) http(s)/mailto URL, or None when unsafe."""
-    if value is None:
-        return None
-    # Printable ASCII holds none of the ignored characters: most URLs skip the substitution.
-    url = value if value.isascii() and value.isprintable() else _URL_IGNORED.sub("", value)
-    url = url.strip(" ").replace(" ", "%20")
-    if not url:
-        return None
-    # A backslash counts as a slash in browsers, which would turn "\\evil" into "//evil".
-    url = url.replace("\\", "/")
-    match = _SCHEME.match(url)
-    if match is None and base_url:
-        try:
-            url = urljoin(base_url, url)
-        except ValueError:
-            return None
-        match = _SCHEME.match(url)
-    allowed = _IMAGE_SCHEMES if image else _LINK_SCHEMES
-    if match is not None:
-        scheme = match.group(1).lower()
-        if scheme not in allowed:
-            return None
-        if scheme != "mailto" and not url[len(scheme) + 1 :].startswith("//"):
-            return None  # "https:javascript:..." has no host: nothing a reader should follow
-        # urlsplit reads the scheme as `_SCHEME` does; what it adds is refusing a malformed
-        # host: brackets that are no IPv6 address, or non-ASCII that normalises to a delimiter.
-        if not url.isascii() or "[" in url or "]" in url:
-            try:
-                if urlsplit(url).scheme.lower() not in allowed:
-                    return None
-            except ValueError:
-                return None
-    elif ":" in url.split("/", 1)[0]:
-        return None  # "foo:bar" with an odd scheme the regex did not take
-    return url
 
 
 class _CleanWriter:
@@ -368,7 +301,7 @@ class _CleanWriter:
                 return  # an image with no safe source is nothing but a broken box
         else:
             attributes = None
-        inline = tag in _INLINE_KEPT
+        inline = tag in INLINE_KEPT_TAGS
         if tag == "img" and parent.tag == "figure":
             target = parent  # a figure's image needs no paragraph around it
             # Text after the image starts a new paragraph after it, not the one before it.
@@ -379,7 +312,7 @@ class _CleanWriter:
             if top_level:
                 self._open_paragraph = None
             target = parent
-            if tag == "li" and top_level and parent.tag not in {"ul", "ol"}:
+            if tag == "li" and top_level and parent.tag not in ITEM_LIST_TAGS:
                 target = self._list_target(parent)
         copy = _Output(tag, attributes)  # attributes in the allow-list's order
         target.append(copy)
@@ -387,7 +320,7 @@ class _CleanWriter:
             return
         # Inside a text container loose text is fine; other blocks (ul, table, figure)
         # keep the top-level wrapping so text never sits bare beside block children.
-        child_top_level = not inline and tag not in _TEXT_CONTAINERS
+        child_top_level = not inline and tag not in TEXT_CONTAINER_TAGS
         saved = self._open_paragraph
         self._open_paragraph = None
         if tag == "pre":
@@ -483,9 +416,9 @@ def render_clean_html(
             copy_attributes,
             clean_text,
             frozenset(ALLOWED_ATTRIBUTES),
-            _INLINE_KEPT,
-            _TEXT_CONTAINERS,
-            VOID_TAGS,
+            INLINE_KEPT_TAGS,
+            TEXT_CONTAINER_TAGS,
+            SERIALISED_VOID_TAGS,
             END_TAG_OPTIONAL_TAGS,
             URI_ATTRIBUTES,
             escape_uri,

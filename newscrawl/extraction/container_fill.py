@@ -25,15 +25,10 @@ import numpy as np
 from newscrawl.extraction.block_features import FEATURE_NAMES, ancestor_flags
 from newscrawl.extraction.block_hints import BOILERPLATE_TAG, NEGATIVE_HINT
 from newscrawl.extraction.document import Document
+from newscrawl.extraction.tag_sets import FIGURE_TAGS, HEADING_TAGS, LIST_ITEM_TAGS, PAGE_TAGS
 
 _COLUMN = {name: k for k, name in enumerate(FEATURE_NAMES)}
-_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-_LIST_TAGS = frozenset({"li", "dd", "dt"})
-# Containers too wide to stand for one article.
-_PAGE_TAGS = frozenset({"html", "body"})
 _MARKED = NEGATIVE_HINT | BOILERPLATE_TAG
-# Pictures' captions and credits sit between paragraphs but are not the body's text.
-_FIGURE_TAGS = frozenset({"figure", "figcaption", "picture"})
 
 
 def fill_article_containers(
@@ -103,7 +98,7 @@ def fill_article_containers(
             return False
         node = segments[i].node
         while node >= 0 and node != container:
-            if elements[node].tag in _FIGURE_TAGS:
+            if elements[node].tag in FIGURE_TAGS:
                 return False
             node = parents[node]
         return True
@@ -150,7 +145,7 @@ def fill_article_containers(
         # the ones the scorer gave some chance), so a far-off twin cannot widen it to the page.
         likely = [i for i in members if i in kept_set or probabilities[i] >= min_probability]
         container = lowest_common([segments[i].node for i in likely])
-        if container < 0 or elements[container].tag in _PAGE_TAGS:
+        if container < 0 or elements[container].tag in PAGE_TAGS:
             continue
         # A container marked as boilerplate (a comment thread) is never the article, however
         # much text it holds; marks on the whole page say nothing.
@@ -196,8 +191,8 @@ def fill_article_containers(
             tag = elements[node].tag
             # Other short lines between paragraphs are datelines and labels, not the body.
             if (
-                tag not in _HEADING_TAGS
-                and tag not in _LIST_TAGS
+                tag not in HEADING_TAGS
+                and tag not in LIST_ITEM_TAGS
                 and words[i] < min_paragraph_words
                 and not ends_sentence[i]
             ):

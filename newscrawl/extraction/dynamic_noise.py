@@ -8,6 +8,7 @@ import numpy as np
 from newscrawl.extraction.block_features import piece_char_rows
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import Document, TextPiece
+from newscrawl.extraction.tag_sets import PAGE_AND_HEAD_TAGS
 
 try:
     # The compiled anchor and LCA search (built by `pip install`, see setup.py): same results.
@@ -18,8 +19,6 @@ except ImportError:  # not built, or built for another lxml: the Python twins do
     _compiled_judge = None  # type: ignore[assignment]
 # Whether the candidate search and judging use the compiled loops rather than the Python ones.
 COMPILED_LCA: bool = _compiled_lca_nodes is not None
-
-_NEVER_CANDIDATES = frozenset({"html", "body", "head"})
 
 
 def remove_dynamic_noise(document: Document, config: ExtractionConfig) -> None:
@@ -146,7 +145,7 @@ def _find_candidates_with_depth(
     candidates: list[tuple[lxml.html.HtmlElement, int]] = []
     for node, depth in _compiled_lca_nodes(elements, document.node_parents, first):
         best = elements[node]
-        if best in piece_range and best.tag not in _NEVER_CANDIDATES:
+        if best in piece_range and best.tag not in PAGE_AND_HEAD_TAGS:
             candidates.append((best, depth))
     return candidates
 
@@ -185,7 +184,7 @@ def _find_candidates_python(
     # Each node once, in first-seen order (a dict keeps it); the cheap dict test goes first.
     for node in dict.fromkeys(best_nodes):
         best = elements[node]
-        if best in piece_range and best.tag not in _NEVER_CANDIDATES:
+        if best in piece_range and best.tag not in PAGE_AND_HEAD_TAGS:
             depth = 0
             parent = parents[node]
             while parent >= 0:

@@ -14,8 +14,10 @@ from collections.abc import Sequence
 
 from lxml.html import HtmlElement
 
-from newscrawl.extraction.clean_html import clean_text, sanitise_url
+from newscrawl.extraction.clean_html import clean_text
 from newscrawl.extraction.document import Document
+from newscrawl.extraction.safe_urls import sanitise_url
+from newscrawl.extraction.tag_sets import PAGE_TAGS
 
 # Lazy-loading attributes that hold the real image while `src` holds a placeholder.
 _LAZY_SOURCES = ("data-src", "data-original", "data-lazy-src", "data-url")
@@ -30,8 +32,6 @@ _TEASER_MARKER = re.compile(
 )
 # A link around the image to the image itself (a larger copy) is no teaser's link.
 _IMAGE_LINK = re.compile(r"\.(?:jpe?g|png|gif|webp|avif)(?:$|[?#])", re.IGNORECASE)
-# Regions that are the whole page: their figures are taken only between the kept blocks.
-_PAGE_TAGS = frozenset({"html", "body"})
 # A page with more figures than this in its article region is a gallery or a list of
 # teasers: the first ones are kept.
 _MAX_FIGURES = 20
@@ -100,7 +100,8 @@ def _region(document: Document, nodes: Sequence[int]) -> tuple[int, int]:
         if node >= 0:
             highest = max(highest, height_of[node])
     common = ancestors[highest]
-    if document.node_elements[common].tag in _PAGE_TAGS:
+    if document.node_elements[common].tag in PAGE_TAGS:
+        # A region that is the whole page: its figures are taken only between the kept blocks.
         return min(nodes), max(nodes) + 1
     return common, _subtree_end(document, common)
 

@@ -15,6 +15,8 @@ from itertools import repeat
 
 from lxml.html import HtmlElement
 
+from newscrawl.extraction.tag_sets import SCRIPTING_TAGS
+
 try:
     # Built with the metadata scan (see setup.py): the same text, read in one C walk.
     from newscrawl.extraction._metadata_scan import body_text_sample as _compiled_body_text
@@ -37,7 +39,6 @@ _ISO_639_1 = frozenset(re.findall(
 _CODE_ALIASES = {"nb": "no", "nn": "no", "iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro"}
 _LANGUAGE_TAG = re.compile(r"^\s*([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*\s*$")
 _WORD = re.compile(r"\w+")
-_NO_TEXT_TAGS = frozenset({"script", "style", "noscript", "template"})
 
 # Enough text to decide; more only costs time.
 _SAMPLE_CHARS = 3000
@@ -230,7 +231,7 @@ def _read_body_text(tree: HtmlElement) -> str:
     """The body's visible text, read until a sample's worth (`_SAMPLE_CHARS`) is gathered."""
     root = tree.getroottree().getroot()
     if _compiled_body_text is not None:
-        found = _compiled_body_text(root, _NO_TEXT_TAGS, _SAMPLE_CHARS)
+        found = _compiled_body_text(root, SCRIPTING_TAGS, _SAMPLE_CHARS)
         if found is not None:
             return found
     return _read_body_text_python(root)
@@ -245,7 +246,7 @@ def _read_body_text_python(root: HtmlElement) -> str:
     for element in node.iter():
         # Scripts, styles and comments hold no readable text, but their tails do.
         tag = element.tag
-        if isinstance(tag, str) and tag not in _NO_TEXT_TAGS:
+        if isinstance(tag, str) and tag not in SCRIPTING_TAGS:
             text = element.text
             if text and not text.isspace():
                 parts.append(text)

@@ -12,6 +12,7 @@ import numpy as np
 
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import Document, normalise_space
+from newscrawl.extraction.tag_sets import PARAGRAPH_TAGS
 from newscrawl.extraction.word_tokens import count_segment_words, count_words, split_words
 
 try:
@@ -62,29 +63,6 @@ _STOP_WORDS = frozenset(
         "than",
         "that",
     ]
-)
-# Tags whose text may belong to a paragraph group (the paper's list).
-_PARAGRAPH_TAGS = frozenset(
-    {
-        "p",
-        "a",
-        "dd",
-        "dt",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "span",
-        "b",
-        "strong",
-        "i",
-        "em",
-        "font",
-        "li",
-        "div",
-        "td",
-        "br",
-    }
 )
 
 
@@ -144,7 +122,7 @@ def select_relevant_paragraphs(
         config.cap_key_number,
         config.title_similarity,
         config.paragraph_possibility,
-        _PARAGRAPH_TAGS,
+        PARAGRAPH_TAGS,
         count_words,
     )
     document.title_segments = titles

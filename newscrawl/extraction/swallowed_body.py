@@ -15,14 +15,14 @@ import re
 import lxml.etree
 import lxml.html
 
+from newscrawl.extraction.tag_sets import HEAD_TAGS
+
 # Markup inside a title's text: only a swallowed page has tags there.
 _MARKUP = re.compile(r"<(?:[A-Za-z!]|/[A-Za-z])")
 # Where the real title ends: at its first line break or the first markup.
 _TITLE_END = re.compile(r"[\r\n]|<(?:[A-Za-z!]|/[A-Za-z])")
 # A title that long with markup in it is a swallowed page, not a headline.
 _SWALLOWED_TITLE_CHARS = 1000
-# What a head may hold (HTML's metadata content); anything else starts the body.
-_HEAD_TAGS = frozenset({"title", "meta", "link", "script", "style", "base", "noscript", "template"})
 
 
 def release_swallowed_body(root: lxml.html.HtmlElement, parser: lxml.etree.HTMLParser) -> None:
@@ -42,7 +42,7 @@ def release_head_content(root: lxml.html.HtmlElement) -> None:
         return
     stray = next(
         (i for i, child in enumerate(head)
-         if isinstance(child.tag, str) and child.tag not in _HEAD_TAGS),
+         if isinstance(child.tag, str) and child.tag not in HEAD_TAGS),
         None,
     )
     if stray is None:

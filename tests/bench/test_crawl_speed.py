@@ -13,7 +13,8 @@ import pytest
 from bench.crawl_speed import main, summarise_profile
 from bench.demo_network import BenchNetworkServer, split_pages
 from newscrawl.feeds import parse_feed
-from newscrawl.sitemaps import parse_sitemap, sitemap_urls_from_robots
+from newscrawl.sitemap_discovery import sitemap_urls_from_robots
+from newscrawl.sitemaps import parse_sitemap
 
 PAGES = 60
 

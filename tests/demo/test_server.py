@@ -11,7 +11,8 @@ import pytest
 
 from newscrawl.demo import DemoNetworkServer
 from newscrawl.feeds import parse_feed
-from newscrawl.sitemaps import decompress_gzip, parse_sitemap, sitemap_urls_from_robots
+from newscrawl.sitemap_discovery import sitemap_urls_from_robots
+from newscrawl.sitemaps import decompress_gzip, parse_sitemap
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from newscrawl.extraction import document, extract
-from newscrawl.extraction.document import MAX_ELEMENTS, parse_document, trim_markup
+from newscrawl.extraction import extract, page_tree
+from newscrawl.extraction.document import parse_document
+from newscrawl.extraction.page_tree import MAX_ELEMENTS, trim_markup
 
 STORY = [
     f"Paragraph {n} of the harbour story says the council voted on the river plan today."
@@ -57,7 +58,7 @@ def test_a_page_under_the_cap_keeps_its_scripts() -> None:
 def test_over_the_cap_scripts_and_styles_go_but_data_scripts_stay(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(document, "MAX_ELEMENTS", 6)
+    monkeypatch.setattr(page_tree, "MAX_ELEMENTS", 6)
     trimmed, truncated = trim_markup(SCRIPTED_PAGE)
     # Six elements are left once the scripts are gone: within the cap, nothing is cut.
     assert not truncated
@@ -72,7 +73,7 @@ def test_over_the_cap_scripts_and_styles_go_but_data_scripts_stay(
 def test_a_script_tag_inside_a_comment_removes_nothing_after_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(document, "MAX_ELEMENTS", 4)
+    monkeypatch.setattr(page_tree, "MAX_ELEMENTS", 4)
     html = "<body><!-- <script> --><p>Visible text.</p><script>x()</script><p>More.</p></body>"
     assert trim_markup(html) == (
         "<body><!-- <script> --><p>Visible text.</p><p>More.</p></body>",

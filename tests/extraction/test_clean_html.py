@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from newscrawl.extraction import clean_html
+from newscrawl.extraction import clean_html, safe_urls
 from newscrawl.extraction.clean_html import render_clean_html, sanitise_url
 from tests.extraction.safety_checks import assert_safe_html
 
@@ -258,9 +258,9 @@ def test_sanitise_url_shortcuts_change_nothing(url: str, base_url: str | None) -
     # The shortcuts skip the ignored-character substitution for printable ASCII and urlsplit's
     # check for ASCII without brackets: without them the answer must be the same.
     if url.isascii() and url.isprintable():
-        assert clean_html._URL_IGNORED.sub("", url) == url
+        assert safe_urls._URL_IGNORED.sub("", url) == url
     answer = sanitise_url(url, base_url=base_url)
     shortcut = answer is not None and answer.isascii() and "[" not in answer and "]" not in answer
-    if shortcut and clean_html._SCHEME.match(answer or ""):
+    if shortcut and safe_urls._SCHEME.match(answer or ""):
         # urlsplit would have accepted it (no ValueError) and read the same scheme.
         assert urlsplit(answer or "").scheme.lower() in {"http", "https", "mailto"}

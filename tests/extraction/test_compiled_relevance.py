@@ -41,7 +41,7 @@ def both_answers(
         config.cap_key_number,
         config.title_similarity,
         config.paragraph_possibility,
-        relevance._PARAGRAPH_TAGS,
+        relevance.PARAGRAPH_TAGS,
         count_words,
     )
     return relevant_blocks(*arguments), _relevant_blocks(*arguments)
@@ -136,7 +136,7 @@ def test_malformed_input_is_refused_not_read_out_of_bounds() -> None:
     document = parse_document("<p>river bridge</p><p>more river</p>")
     keywords = frozenset({"river"})
     counts = count_segment_words(document, keywords)
-    arguments = (True, 0.99, 0.0, relevance._PARAGRAPH_TAGS, count_words)  # no headlines
+    arguments = (True, 0.99, 0.0, relevance.PARAGRAPH_TAGS, count_words)  # no headlines
     with pytest.raises(ValueError):
         relevant_blocks(document, counts[:, :1], keywords, *arguments)
     document.segments[1].last_piece = len(document.pieces) + 3
@@ -164,7 +164,7 @@ def test_malformed_input_is_refused_not_read_out_of_bounds() -> None:
 
         for find in (relevant_blocks, _relevant_blocks):
             with pytest.raises(ValueError):
-                find(partial, counts, keywords, True, 0.99, 0.0, relevance._PARAGRAPH_TAGS, wrong)
+                find(partial, counts, keywords, True, 0.99, 0.0, relevance.PARAGRAPH_TAGS, wrong)
     with pytest.raises(ZeroDivisionError):
         _relevant_blocks(
             parse_document("<p>x</p>"),
@@ -200,5 +200,5 @@ def test_a_missing_element_is_refused() -> None:
     document.node_elements[document.segments[0].node] = None  # type: ignore[call-overload]
     with pytest.raises(TypeError):
         relevant_blocks(
-            document, counts, keywords, True, 0.99, 0.0, relevance._PARAGRAPH_TAGS, count_words
+            document, counts, keywords, True, 0.99, 0.0, relevance.PARAGRAPH_TAGS, count_words
         )

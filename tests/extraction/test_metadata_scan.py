@@ -11,10 +11,7 @@ from hypothesis import strategies as st
 from newscrawl.extraction.document import parse_document, parse_tree
 from newscrawl.extraction.metadata import (
     _AUTHOR_ATTRIBUTES,
-    _BYLINE_TAGS,
-    _DATE_TAGS,
     _MARKED_DATES,
-    _MARKED_TAGS,
     MarkedElements,
     _is_byline_marker,
     _is_date_marker,
@@ -23,6 +20,7 @@ from newscrawl.extraction.metadata import (
     page_index,
     scan_elements,
 )
+from newscrawl.extraction.tag_sets import BYLINE_TAGS, DATE_LINE_TAGS, MARKED_TAGS
 from tests.extraction.test_properties import PROPERTY_SETTINGS, html_pages
 
 TRICKY_PAGES = [
@@ -67,14 +65,14 @@ def python_scan(root: lxml.html.HtmlElement) -> MarkedElements:
     for attribute in _AUTHOR_ATTRIBUTES(root):
         if attribute.getparent() not in authors:
             authors.append(attribute.getparent())
-    bylines = [e for e in root.iter(*_MARKED_TAGS) if accepted_marker(e)]
+    bylines = [e for e in root.iter(*MARKED_TAGS) if accepted_marker(e)]
     return MarkedElements(index_tags(root), authors, _MARKED_DATES(root), bylines)
 
 
 def accepted_marker(element: lxml.html.HtmlElement) -> bool:
     """Whether metadata reads the element as a byline or as a date line."""
-    return (element.tag in _BYLINE_TAGS and _is_byline_marker(element)) or (
-        element.tag in _DATE_TAGS and _is_date_marker(element)
+    return (element.tag in BYLINE_TAGS and _is_byline_marker(element)) or (
+        element.tag in DATE_LINE_TAGS and _is_date_marker(element)
     )
 
 
@@ -95,7 +93,7 @@ def assert_same_scan(root: lxml.html.HtmlElement) -> None:
     assert_same_elements(compiled.dates, expected.dates)
     # Candidates: a superset of the accepted bylines and date lines, in the order root.iter
     # gives them.
-    order = {element: index for index, element in enumerate(root.iter(*_MARKED_TAGS))}
+    order = {element: index for index, element in enumerate(root.iter(*MARKED_TAGS))}
     positions = [order[element] for element in compiled.bylines]
     assert positions == sorted(set(positions))
     accepted = [element for element in compiled.bylines if accepted_marker(element)]
@@ -278,7 +276,7 @@ def assert_same_body_text(root: lxml.html.HtmlElement) -> None:
     from newscrawl.extraction._metadata_scan import body_text_sample
 
     for limit in (0, 40, language._SAMPLE_CHARS, 10**9):
-        found = body_text_sample(root, language._NO_TEXT_TAGS, limit)
+        found = body_text_sample(root, language.SCRIPTING_TAGS, limit)
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(language, "_SAMPLE_CHARS", limit)
             assert found == language._read_body_text_python(root)
@@ -307,7 +305,7 @@ def test_body_text_of_trees_built_by_hand() -> None:
     cdata.text = lxml.etree.CDATA("cdata text")
     assert_same_body_text(root)
     root.find("body/p").append(lxml.etree.Entity("amp"))
-    assert body_text_sample(root, language._NO_TEXT_TAGS, 3000) is None
+    assert body_text_sample(root, language.SCRIPTING_TAGS, 3000) is None
     assert language._read_body_text(root) == language._read_body_text_python(root)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from newscrawl.sitemaps import WELL_KNOWN_SITEMAP_PATHS
+from newscrawl.sitemap_discovery import WELL_KNOWN_SITEMAP_PATHS
 from tests.spiders.loopback_sites import (
     CrawlOutcome,
     Route,

@@ -13,7 +13,7 @@ from scrapy.http import Response as PlainResponse
 from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.python.failure import Failure
 
-from newscrawl.sitemaps import WELL_KNOWN_SITEMAP_PATHS
+from newscrawl.sitemap_discovery import WELL_KNOWN_SITEMAP_PATHS
 from newscrawl.spiders.sitemap import SitemapSpider
 from tests.spiders import feed_documents as docs
 from tests.spiders.spider_building import (

@@ -7,12 +7,12 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
+from newscrawl.sitemap_discovery import sitemap_urls_from_robots
 from newscrawl.sitemaps import (
     SitemapError,
     decompress_gzip,
     parse_sitemap,
     parse_w3c_datetime,
-    sitemap_urls_from_robots,
 )
 from tests.spiders import feed_documents as docs
 

@@ -43,10 +43,7 @@ from newscrawl.extraction.metadata.headline import (
 )
 from newscrawl.extraction.metadata.jsonld import _iter_jsonld_articles as _iter_jsonld_articles
 from newscrawl.extraction.metadata.markers import _AUTHOR_ATTRIBUTES as _AUTHOR_ATTRIBUTES
-from newscrawl.extraction.metadata.markers import _BYLINE_TAGS as _BYLINE_TAGS
-from newscrawl.extraction.metadata.markers import _DATE_TAGS as _DATE_TAGS
 from newscrawl.extraction.metadata.markers import _MARKED_DATES as _MARKED_DATES
-from newscrawl.extraction.metadata.markers import _MARKED_TAGS as _MARKED_TAGS
 from newscrawl.extraction.metadata.markers import _is_byline_marker as _is_byline_marker
 from newscrawl.extraction.metadata.markers import _is_date_marker as _is_date_marker
 

@@ -21,10 +21,10 @@ from newscrawl.extraction.authors import (
 )
 from newscrawl.extraction.metadata.markers import (
     _AUTHOR_ATTRIBUTES,
-    _BYLINE_TAGS,
     _is_byline_marker,
 )
 from newscrawl.extraction.metadata.page_index import MarkedElements
+from newscrawl.extraction.tag_sets import ARTICLE_TAGS, BYLINE_TAGS, PAGE_TAGS
 
 _AUTHOR_META = (
     "author",
@@ -47,7 +47,7 @@ def _byline_elements(
     if marked is not None:
         yield from marked.authors
         candidates: Iterable[HtmlElement] = (
-            element for element in marked.bylines if element.tag in _BYLINE_TAGS
+            element for element in marked.bylines if element.tag in BYLINE_TAGS
         )
     else:
         seen: set[HtmlElement] = set()
@@ -56,7 +56,7 @@ def _byline_elements(
             if element not in seen:  # an element may say "author" in both attributes
                 seen.add(element)
                 yield element
-        candidates = root.iter(*_BYLINE_TAGS)
+        candidates = root.iter(*BYLINE_TAGS)
     for element in candidates:
         if _is_byline_marker(element):
             yield element
@@ -191,7 +191,7 @@ def _with_visible_coauthors(
     container, node = link, link
     for _ in range(_COAUTHOR_LEVELS):
         parent = node.getparent()
-        if parent is None or parent.tag in ("body", "html", "article", "main"):
+        if parent is None or parent.tag in PAGE_TAGS or parent.tag in ARTICLE_TAGS:
             break
         if len(parent.text_content()) > _COAUTHOR_CHARS:
             break

@@ -12,7 +12,6 @@ from lxml.html import HtmlElement
 
 from newscrawl.extraction.metadata.date_parsing import _url_date, parse_date, parse_date_line
 from newscrawl.extraction.metadata.markers import (
-    _DATE_TAGS,
     _ITEMPROP_DATES,
     _MARKED_DATES,
     _is_date_marker,
@@ -20,6 +19,14 @@ from newscrawl.extraction.metadata.markers import (
 )
 from newscrawl.extraction.metadata.page_index import TagIndex
 from newscrawl.extraction.published_dates import choose_published_date
+from newscrawl.extraction.tag_sets import (
+    ARTICLE_TAGS,
+    CHROME_TAGS,
+    DATE_LINE_TAGS,
+    EDGE_TAGS,
+    ITEM_LIST_TAGS,
+    PAGE_TAGS,
+)
 
 _PUBLISHED_META = (
     "article:published_time",
@@ -63,14 +70,12 @@ _DATE_LINE_CHARS = 60
 # A header or footer (tag, class or id) is chrome unless it is the article's: named for it
 # ("article-header", "post-footer"), or inside an `<article>`, `<main>` or a container named
 # for the content ("#main", "#content"), but not one named as the header's ("header__content").
-_CHROME_TAGS = frozenset({"nav", "aside"})
 # Matched at the start of a class or id token: "sidebar-right", "nav_main" and "comments" name
 # chrome, "right-sidebar" (a layout that has a sidebar) and "node-promoted" do not.
 _CHROME_MARKER = re.compile(
     r"(?:^|\s)(?:masthead|nav|menu|sidebar|modal|popup|related|popular|recommend|promo|"
     r"widget|comment|teaser|trending)"
 )
-_EDGE_TAGS = frozenset({"header", "footer"})
 _EDGE_MARKER = re.compile("header|footer")
 _ARTICLE_MARKER = re.compile("article|post|story|entry")
 _CONTENT_MARKER = re.compile("content|main")
@@ -182,10 +187,11 @@ def _iter_published_dates(
         if found:
             yield found
     if candidates is None:
-        candidates = list(root.iter(*_DATE_TAGS))
+        candidates = list(root.iter(*DATE_LINE_TAGS))
     story_lists: dict[HtmlElement, bool] = {}
     lines_left = _MAX_DATE_LINES
-    for element in chain((element for element in candidates if element.tag in _DATE_TAGS), abbrs):
+    dated = (element for element in candidates if element.tag in DATE_LINE_TAGS)
+    for element in chain(dated, abbrs):
         if element.tag == "abbr" or _is_date_marker(element):
             found = parse_date_line(_leading_text(element, _DATE_LINE_CHARS))
             if found is None:
@@ -206,13 +212,13 @@ def _in_page_chrome(element: HtmlElement, story_lists: dict[HtmlElement, bool]) 
     in_edge = False  # inside a header or footer not yet known to be an article's
     lists_left = _STORY_LIST_LEVELS
     # The body's and root's classes describe the whole page ("no-sidebars", "has-nav").
-    while node is not None and node.tag not in ("body", "html"):
+    while node is not None and node.tag not in PAGE_TAGS:
         tag = node.tag
-        if tag in _CHROME_TAGS:
+        if tag in CHROME_TAGS:
             return True
-        if tag in ("article", "main"):
+        if tag in ARTICLE_TAGS:
             in_edge = False
-        elif tag in _EDGE_TAGS:
+        elif tag in EDGE_TAGS:
             in_edge = True
         marker = _marker_text(node)
         if marker is not None:
@@ -224,7 +230,7 @@ def _in_page_chrome(element: HtmlElement, story_lists: dict[HtmlElement, bool]) 
                 in_edge = True
             elif _CONTENT_MARKER.search(marker):
                 in_edge = False
-        if tag in ("ul", "ol") and lists_left:
+        if tag in ITEM_LIST_TAGS and lists_left:
             lists_left -= 1
             is_story_list = story_lists.get(node)
             if is_story_list is None:
@@ -241,7 +247,7 @@ def _count_date_lines(container: HtmlElement) -> int:
     for item in islice(container.iterchildren("li"), _STORY_LIST_ITEMS):
         if any(
             _is_date_marker(element) and parse_date_line(_leading_text(element, _DATE_LINE_CHARS))
-            for element in item.iter(*_DATE_TAGS)
+            for element in item.iter(*DATE_LINE_TAGS)
         ):
             count += 1
             if count >= _STORY_LIST_DATES:

@@ -9,14 +9,10 @@ from lxml.html import HtmlElement
 
 _BYLINE_MARKERS = ("byline", "author", "writer", "contributor", "reporter")
 _BYLINE_MARKER = re.compile("|".join(_BYLINE_MARKERS))
-_BYLINE_TAGS = ("span", "div", "p", "a", "address", "li")
-# Elements whose class or id names a date ("date", "timestamp", "published", "posted-on"): the
-# visible date line of pages without structured dates. The tags are those htmldate reads first.
+# Class or id words that name a date ("date", "timestamp", "published", "posted-on").
 _DATE_MARKERS = ("date", "time", "publish", "posted", "meta", "byline", "footer")
 _DATE_MARKER = re.compile("|".join(_DATE_MARKERS))
-_DATE_TAGS = ("div", "h2", "h3", "h4", "li", "p", "span", "ul")
 # Both kinds of marked element come from one walk (`scan_elements`).
-_MARKED_TAGS = tuple(dict.fromkeys(_BYLINE_TAGS + _DATE_TAGS))
 _MARKERS = tuple(dict.fromkeys(_BYLINE_MARKERS + _DATE_MARKERS))
 # Compiled once (`root.xpath(text)` compiles on every call). Selecting the attribute nodes and
 # then their elements is faster in libxml2 than testing attributes on every element.

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
-from newscrawl.extraction.metadata.markers import _MARKED_TAGS, _MARKERS
+from newscrawl.extraction.metadata.markers import _MARKERS
+from newscrawl.extraction.tag_sets import MARKED_TAGS, METADATA_TAGS
 
 try:
     # The compiled scan (built by `pip install`, see setup.py): the same elements, one walk.
@@ -17,9 +18,6 @@ except ImportError:  # not built, or built for another lxml: the Python searches
     _compiled_meta_contents = None  # type: ignore[assignment]
 # Whether extract_metadata finds its elements with the compiled scan.
 COMPILED_SCAN: bool = _compiled_scan is not None
-# The tags metadata reads, gathered in one walk of the tree: each walk of a large page costs about
-# as much as everything done with the few elements it finds.
-_INDEXED_TAGS = ("meta", "script", "link", "title", "h1", "time", "figure", "abbr")
 TagIndex = dict[str, list[HtmlElement]]
 
 
@@ -32,7 +30,7 @@ class MarkedElements:
     authors: list[HtmlElement]
     # Elements with itemprop "datePublished" and `<time pubdate>`, in document order.
     dates: list[HtmlElement]
-    # `_MARKED_TAGS` elements whose class or id may hold a byline or date marker: a superset of
+    # `MARKED_TAGS` elements whose class or id may hold a byline or date marker: a superset of
     # those `_is_byline_marker` and `_is_date_marker` accept (they still decide), in document
     # order.
     bylines: list[HtmlElement]
@@ -46,18 +44,18 @@ def scan_elements(root: HtmlElement) -> MarkedElements | None:
     """
     if _compiled_scan is None:
         return None
-    found = _compiled_scan(root, _INDEXED_TAGS, _MARKED_TAGS, _MARKERS)
+    found = _compiled_scan(root, METADATA_TAGS, MARKED_TAGS, _MARKERS)
     return MarkedElements(*found) if found is not None else None
 
 
 def index_tags(root: HtmlElement) -> TagIndex:
     """The elements of each tag metadata reads, in document order, from one walk."""
-    tags: TagIndex = {tag: [] for tag in _INDEXED_TAGS}
-    for element in root.iter(*_INDEXED_TAGS):
+    tags: TagIndex = {tag: [] for tag in METADATA_TAGS}
+    for element in root.iter(*METADATA_TAGS):
         found = tags.get(element.tag)
         if found is None:
             # A name spelled otherwise (a namespace) matched: gather tag by tag, as before.
-            return {tag: list(root.iter(tag)) for tag in _INDEXED_TAGS}
+            return {tag: list(root.iter(tag)) for tag in METADATA_TAGS}
         found.append(element)
     return tags
 
