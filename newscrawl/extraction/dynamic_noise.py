@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from itertools import chain, compress
+from operator import attrgetter
+
 import lxml.html
 import numpy as np
 
@@ -20,6 +23,8 @@ except ImportError:  # not built, or built for another lxml: the Python twins do
 COMPILED_LCA: bool = _compiled_lca_nodes is not None
 
 _NEVER_CANDIDATES = frozenset({"html", "body", "head"})
+_FIRST_PIECE = attrgetter("first_piece")
+_LAST_PIECE = attrgetter("last_piece")
 
 
 def remove_dynamic_noise(document: Document, config: ExtractionConfig) -> None:
@@ -66,11 +71,13 @@ def _without_prose(
     segments = document.segments
     if not candidates or not segments:
         return candidates
-    chars = piece_char_rows(document.pieces)
+    chars = piece_char_rows(document)
     sums = np.zeros((2, chars.shape[1] + 1))
     np.cumsum(chars, axis=1, out=sums[:, 1:])
-    firsts = np.fromiter((s.first_piece for s in segments), dtype=np.intp, count=len(segments))
-    lasts = np.fromiter((s.last_piece for s in segments), dtype=np.intp, count=len(segments))
+    count = len(segments)
+    # `map` with an attrgetter reads the attributes in C, a generator would not.
+    firsts = np.fromiter(map(_FIRST_PIECE, segments), dtype=np.intp, count=count)
+    lasts = np.fromiter(map(_LAST_PIECE, segments), dtype=np.intp, count=count)
     text, links = sums[:, lasts] - sums[:, firsts]
     prose = (text - links >= config.dynamic_prose_chars) & (
         links <= config.dynamic_prose_links * text
@@ -78,15 +85,17 @@ def _without_prose(
     starts = firsts[prose]  # ascending: segments own consecutive pieces in order
     if not len(starts):
         return candidates
-    piece_range = document.piece_range
-    spans = np.array([piece_range[element] for element in candidates], dtype=np.intp)
+    spans = np.fromiter(
+        chain.from_iterable(map(document.piece_range.__getitem__, candidates)),
+        dtype=np.intp,
+        count=2 * len(candidates),
+    ).reshape(-1, 2)
     # The first prose block starting at or after a candidate's start lies inside it when it
-    # starts before the candidate's end (one vectorised search for every candidate).
+    # starts before the candidate's end (one vectorised search for every candidate); past the
+    # last prose block, none does (`clip` reads the last, which starts before the candidate).
     at = np.searchsorted(starts, spans[:, 0])
-    inside = np.append(starts, len(document.pieces))[at] < spans[:, 1]
-    return [
-        element for element, holds in zip(candidates, inside.tolist(), strict=True) if not holds
-    ]
+    inside = (at < len(starts)) & (starts.take(at, mode="clip") < spans[:, 1])
+    return list(compress(candidates, (~inside).tolist()))
 
 
 def _judge_python(
