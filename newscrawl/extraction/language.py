@@ -213,7 +213,7 @@ def detect_text_language(text: str, *, declared: str | None = None) -> str | Non
     by_script = _dominant_script_language(sample)
     if by_script is not None:
         return by_script
-    words = _WORD.findall(sample.lower())
+    words = _lower_words(sample)
     if not words:
         return None
     best_language, best_hits, second_hits, declared_hits = None, 0, 0, 0
@@ -233,6 +233,22 @@ def detect_text_language(text: str, *, declared: str | None = None) -> str | Non
     if best_hits < _MIN_STOPWORD_HITS or best_hits < _MIN_STOPWORD_SHARE * len(words):
         return None
     return best_language
+
+
+def _lower_words(text: str) -> list[str]:
+    """`_WORD.findall(text.lower())`, with the regex run only on tokens that need it.
+
+    No whitespace character is a word character, so the words are those of each
+    whitespace-separated token; a token of letters and digits alone is one word, and most are.
+    """
+    words: list[str] = []
+    find = _WORD.findall
+    for token in text.lower().split():
+        if token.isalnum():
+            words.append(token)
+        else:
+            words += find(token)
+    return words
 
 
 def _count_stopword_hits(words: list[str]) -> dict[str, int]:
