@@ -36,9 +36,9 @@ def remove_dynamic_noise(document: Document, config: ExtractionConfig) -> None:
         found.sort(key=lambda pair: -pair[1])
     piece_range = document.piece_range
     judged = [element for element, _ in found if element.tag != "p"]
+    ranges = list(map(piece_range.__getitem__, judged))  # looked up once: the test reads them
     if config.dynamic_prose_chars:
-        judged = _without_prose(document, judged, config)
-    ranges = [piece_range[element] for element in judged]
+        judged, ranges = _without_prose(document, judged, ranges, config)
     judge = _judge_python if _compiled_judge is None else _compiled_judge
     flags = judge(
         document.pieces,
@@ -58,9 +58,12 @@ def remove_dynamic_noise(document: Document, config: ExtractionConfig) -> None:
 
 
 def _without_prose(
-    document: Document, candidates: list[lxml.html.HtmlElement], config: ExtractionConfig
-) -> list[lxml.html.HtmlElement]:
-    """The candidates that hold no prose paragraph: a paragraph is never link noise.
+    document: Document,
+    candidates: list[lxml.html.HtmlElement],
+    ranges: list[tuple[int, int]],
+    config: ExtractionConfig,
+) -> tuple[list[lxml.html.HtmlElement], list[tuple[int, int]]]:
+    """The candidates holding no prose paragraph, with their piece ranges: prose is no link noise.
 
     The paper judges a whole LCA block on its link share, so a body whose paragraphs carry
     inline links (a blog post citing its sources), or the wrapper of a body and its sidebar,
@@ -70,7 +73,7 @@ def _without_prose(
     """
     segments = document.segments
     if not candidates or not segments:
-        return candidates
+        return candidates, ranges
     chars = piece_char_rows(document)
     sums = np.zeros((2, chars.shape[1] + 1))
     np.cumsum(chars, axis=1, out=sums[:, 1:])
@@ -84,18 +87,16 @@ def _without_prose(
     )
     starts = firsts[prose]  # ascending: segments own consecutive pieces in order
     if not len(starts):
-        return candidates
-    spans = np.fromiter(
-        chain.from_iterable(map(document.piece_range.__getitem__, candidates)),
-        dtype=np.intp,
-        count=2 * len(candidates),
-    ).reshape(-1, 2)
+        return candidates, ranges
+    bounds = np.fromiter(chain.from_iterable(ranges), dtype=np.intp, count=2 * len(ranges))
+    spans = bounds.reshape(-1, 2)
     # The first prose block starting at or after a candidate's start lies inside it when it
     # starts before the candidate's end (one vectorised search for every candidate); past the
     # last prose block, none does (`clip` reads the last, which starts before the candidate).
     at = np.searchsorted(starts, spans[:, 0])
     inside = (at < len(starts)) & (starts.take(at, mode="clip") < spans[:, 1])
-    return list(compress(candidates, (~inside).tolist()))
+    outside = (~inside).tolist()
+    return list(compress(candidates, outside)), list(compress(ranges, outside))
 
 
 def _judge_python(
