@@ -188,15 +188,13 @@ def _compiled_block_features(
 ) -> np.ndarray:
     """`_python_block_features` with the table filled by `_feature_rows.fill_feature_rows`."""
     segments = document.segments
-    pieces = document.pieces
     texts = [segment.text for segment in segments]
     word_counts = count_segment_words(document, title_keywords)
     character_counts = np.empty((4, len(texts)), dtype=np.int64)
     _compiled_count_characters(
         texts, _PUNCTUATION, _SENTENCE_END_CHARACTERS, _UPPER_SAMPLE, character_counts
     )
-    piece_values = np.empty((2, len(pieces)))
-    _piece_chars(pieces, piece_values)
+    piece_values = piece_char_rows(document)
     flags = ancestor_flags(document, _compiled_worded_nodes(segments, word_counts[0]))
     out = np.zeros((len(segments), len(FEATURE_NAMES)))
     _compiled_fill_rows(
@@ -394,11 +392,17 @@ def _piece_chars(pieces: list[TextPiece], out: np.ndarray) -> None:
     np.multiply(out[0], np.array([piece.in_link for piece in pieces], dtype=bool), out=out[1])
 
 
-def piece_char_rows(pieces: list[TextPiece]) -> np.ndarray:
-    """Per piece (a column), its stripped length, and again in the second row if in a link."""
-    out = np.empty((2, len(pieces)))
-    _piece_chars(pieces, out)
-    return out
+def piece_char_rows(document: Document) -> np.ndarray:
+    """Per piece (a column), its stripped length, and again in the second row if in a link.
+
+    Computed once per document (pieces never change after parsing); callers must not write it.
+    """
+    if document.piece_chars is None:
+        out = np.empty((2, len(document.pieces)))
+        _piece_chars(document.pieces, out)
+        out.setflags(write=False)
+        document.piece_chars = out
+    return document.piece_chars
 
 
 def _int_rows(rows: list[list[int]], out: np.ndarray) -> None:

@@ -91,6 +91,9 @@ class Document:
     # Title keywords per (title, longest-segment setting): relevance and the block features
     # both ask for them (`relevance.title_keyword_set`).
     title_keywords: dict[tuple[str, bool], frozenset[str]] = field(default_factory=dict)
+    # Per piece: its stripped length, and again when in a link (`block_features.piece_char_rows`);
+    # the dynamic-noise stage and the block features both read it, so it is computed once.
+    piece_chars: Any = None
     relevant_segments: set[int] = field(default_factory=set)
     title_segments: list[int] = field(default_factory=list)
     relevance_applied: bool = False

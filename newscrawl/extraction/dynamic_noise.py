@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from itertools import chain, compress
+from operator import attrgetter
+
 import lxml.html
 import numpy as np
 
@@ -20,6 +23,9 @@ except ImportError:  # not built, or built for another lxml: the Python twins do
 # Whether the candidate search and judging use the compiled loops rather than the Python ones.
 COMPILED_LCA: bool = _compiled_lca_nodes is not None
 
+_FIRST_PIECE = attrgetter("first_piece")
+_LAST_PIECE = attrgetter("last_piece")
+
 
 def remove_dynamic_noise(document: Document, config: ExtractionConfig) -> None:
     """Mark link-heavy LCA blocks as noise and drop their text."""
@@ -30,9 +36,9 @@ def remove_dynamic_noise(document: Document, config: ExtractionConfig) -> None:
         found.sort(key=lambda pair: -pair[1])
     piece_range = document.piece_range
     judged = [element for element, _ in found if element.tag != "p"]
+    ranges = list(map(piece_range.__getitem__, judged))  # looked up once: the test reads them
     if config.dynamic_prose_chars:
-        judged = _without_prose(document, judged, config)
-    ranges = [piece_range[element] for element in judged]
+        judged, ranges = _without_prose(document, judged, ranges, config)
     judge = _judge_python if _compiled_judge is None else _compiled_judge
     flags = judge(
         document.pieces,
@@ -52,9 +58,12 @@ def remove_dynamic_noise(document: Document, config: ExtractionConfig) -> None:
 
 
 def _without_prose(
-    document: Document, candidates: list[lxml.html.HtmlElement], config: ExtractionConfig
-) -> list[lxml.html.HtmlElement]:
-    """The candidates that hold no prose paragraph: a paragraph is never link noise.
+    document: Document,
+    candidates: list[lxml.html.HtmlElement],
+    ranges: list[tuple[int, int]],
+    config: ExtractionConfig,
+) -> tuple[list[lxml.html.HtmlElement], list[tuple[int, int]]]:
+    """The candidates holding no prose paragraph, with their piece ranges: prose is no link noise.
 
     The paper judges a whole LCA block on its link share, so a body whose paragraphs carry
     inline links (a blog post citing its sources), or the wrapper of a body and its sidebar,
@@ -64,28 +73,30 @@ def _without_prose(
     """
     segments = document.segments
     if not candidates or not segments:
-        return candidates
-    chars = piece_char_rows(document.pieces)
+        return candidates, ranges
+    chars = piece_char_rows(document)
     sums = np.zeros((2, chars.shape[1] + 1))
     np.cumsum(chars, axis=1, out=sums[:, 1:])
-    firsts = np.fromiter((s.first_piece for s in segments), dtype=np.intp, count=len(segments))
-    lasts = np.fromiter((s.last_piece for s in segments), dtype=np.intp, count=len(segments))
+    count = len(segments)
+    # `map` with an attrgetter reads the attributes in C, a generator would not.
+    firsts = np.fromiter(map(_FIRST_PIECE, segments), dtype=np.intp, count=count)
+    lasts = np.fromiter(map(_LAST_PIECE, segments), dtype=np.intp, count=count)
     text, links = sums[:, lasts] - sums[:, firsts]
     prose = (text - links >= config.dynamic_prose_chars) & (
         links <= config.dynamic_prose_links * text
     )
     starts = firsts[prose]  # ascending: segments own consecutive pieces in order
     if not len(starts):
-        return candidates
-    piece_range = document.piece_range
-    spans = np.array([piece_range[element] for element in candidates], dtype=np.intp)
+        return candidates, ranges
+    bounds = np.fromiter(chain.from_iterable(ranges), dtype=np.intp, count=2 * len(ranges))
+    spans = bounds.reshape(-1, 2)
     # The first prose block starting at or after a candidate's start lies inside it when it
-    # starts before the candidate's end (one vectorised search for every candidate).
+    # starts before the candidate's end (one vectorised search for every candidate); past the
+    # last prose block, none does (`clip` reads the last, which starts before the candidate).
     at = np.searchsorted(starts, spans[:, 0])
-    inside = np.append(starts, len(document.pieces))[at] < spans[:, 1]
-    return [
-        element for element, holds in zip(candidates, inside.tolist(), strict=True) if not holds
-    ]
+    inside = (at < len(starts)) & (starts.take(at, mode="clip") < spans[:, 1])
+    outside = (~inside).tolist()
+    return list(compress(candidates, outside)), list(compress(ranges, outside))
 
 
 def _judge_python(

@@ -11,7 +11,6 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
-from itertools import repeat
 
 from lxml.html import HtmlElement
 
@@ -103,6 +102,19 @@ _STOPWORDS: dict[str, frozenset[str]] = {
 }
 
 _OVERRULED_DECLARATIONS = frozenset(_STOPWORDS)
+
+
+def _index_stopwords(profiles: dict[str, frozenset[str]]) -> dict[str, tuple[str, ...]]:
+    """Map every stop word to the languages whose profile holds it, in profile order."""
+    index: dict[str, list[str]] = {}
+    for language, stopwords in profiles.items():
+        for word in stopwords:
+            index.setdefault(word, []).append(language)
+    return {word: tuple(languages) for word, languages in index.items()}
+
+
+# Inverted, so a text's words are looked up once instead of once per language.
+_STOPWORD_LANGUAGES = _index_stopwords(_STOPWORDS)
 
 _PERSIAN_LETTERS = "پچژگکی"
 _URDU_LETTERS = "ٹڈڑںے"
@@ -202,14 +214,11 @@ def detect_text_language(text: str, *, declared: str | None = None) -> str | Non
     by_script = _dominant_script_language(sample)
     if by_script is not None:
         return by_script
-    words = _WORD.findall(sample.lower())
+    words = _lower_words(sample)
     if not words:
         return None
-    counts = Counter(words)
     best_language, best_hits, second_hits, declared_hits = None, 0, 0, 0
-    for language, stopwords in _STOPWORDS.items():
-        # `dict.get` mapped in C: a generator here costs more than the rest of the guess.
-        hits = sum(map(counts.get, stopwords, repeat(0)))
+    for language, hits in _count_stopword_hits(words).items():
         if hits > best_hits:
             best_language, best_hits, second_hits = language, hits, best_hits
         elif hits > second_hits:
@@ -225,6 +234,33 @@ def detect_text_language(text: str, *, declared: str | None = None) -> str | Non
     if best_hits < _MIN_STOPWORD_HITS or best_hits < _MIN_STOPWORD_SHARE * len(words):
         return None
     return best_language
+
+
+def _lower_words(text: str) -> list[str]:
+    """`_WORD.findall(text.lower())`, with the regex run only on tokens that need it.
+
+    No whitespace character is a word character, so the words are those of each
+    whitespace-separated token; a token of letters and digits alone is one word, and most are.
+    """
+    words: list[str] = []
+    find = _WORD.findall
+    for token in text.lower().split():
+        if token.isalnum():
+            words.append(token)
+        else:
+            words += find(token)
+    return words
+
+
+def _count_stopword_hits(words: list[str]) -> dict[str, int]:
+    """How many of `words` are stop words of each profiled language, in profile order."""
+    hits = dict.fromkeys(_STOPWORDS, 0)
+    # Most words are no stop word: `filter` drops them in C before anything is counted.
+    stopwords = Counter(filter(_STOPWORD_LANGUAGES.__contains__, words))
+    for word, count in stopwords.items():
+        for language in _STOPWORD_LANGUAGES[word]:
+            hits[language] += count
+    return hits
 
 
 def _read_body_text(tree: HtmlElement) -> str:

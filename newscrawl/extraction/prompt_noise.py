@@ -103,15 +103,53 @@ _DIGITS = re.compile(r"[0-9]+")
 _WORD_TO_CLASS: dict[str, str] = {
     word: name for name, words in NOISE_WORDS.items() for word in words
 }
+
+
+def _prefix_tree_pattern(words: Iterable[str]) -> str:
+    """A regex matching exactly `words`, sharing their prefixes ("comment(?:s|list)?").
+
+    The regex engine tries an alternation's branches one by one at every position; with the
+    prefixes shared, a position is ruled out after one character test instead of one per word.
+    """
+    tree: dict[str, dict] = {}
+    for word in words:
+        node = tree
+        for character in word:
+            node = node.setdefault(character, {})
+        node[""] = {}  # a word ends here
+    return _branch_pattern(tree)
+
+
+def _branch_pattern(node: dict[str, dict]) -> str:
+    """The pattern of the word endings below one node of `_prefix_tree_pattern`'s tree."""
+    branches = [re.escape(char) + _branch_pattern(child) for char, child in node.items() if char]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return f"(?:{body})?" if "" in node else body
+
+
 # Every noise word as a substring of a name without separators: a name with none is no mark.
-_ANY_WORD = re.compile("|".join(sorted(_WORD_TO_CLASS, key=len, reverse=True)))
+# Only whether it matches is asked, so the words' order in the pattern does not matter.
+_ANY_WORD = re.compile(_prefix_tree_pattern(_WORD_TO_CLASS))
+# The same on ASCII bytes: most names are ASCII, and bytes.translate strips them fastest.
+_ANY_WORD_BYTES = re.compile(_ANY_WORD.pattern.encode("ascii"))
+_NOT_LOWER_ASCII = bytes(b for b in range(256) if not ord("a") <= b <= ord("z"))
 _SEPARATORS = re.compile(r"[^a-z]+")
+
+
+def _holds_noise_word(lowered: str) -> bool:
+    """Whether a lower-cased name, stripped of all but a-z, contains a noise word."""
+    if lowered.isascii():
+        letters = lowered.encode("ascii").translate(None, _NOT_LOWER_ASCII)
+        return _ANY_WORD_BYTES.search(letters) is not None
+    return _ANY_WORD.search(_SEPARATORS.sub("", lowered)) is not None
 
 
 def name_noise_class(name: str) -> str | None:
     """The noise class a class or id name gives its element, or None."""
     lowered = name.lower()
-    if _ANY_WORD.search(_SEPARATORS.sub("", lowered)) is None:
+    if not _holds_noise_word(lowered):
         return None  # most names: one search in C instead of splitting them
     # Numbers are versions and ids: "cmp2", "sp_message_container_1234".
     parts = [p for p in _DIGITS.sub("", _PARTS.sub("-", _CAMEL.sub("-", name).lower())).split("-")]
@@ -130,6 +168,15 @@ def name_noise_class(name: str) -> str | None:
     return "comments" if _COMMENT_MARKER.search(lowered) else None
 
 
+def _marker_noise_class(marker: str) -> str | None:
+    """The noise class of the first name in a class or id value that has one, or None."""
+    # A name's letters are part of the whole value's: when the value holds no noise word,
+    # none of its names does (the first test of `name_noise_class`), and most values hold none.
+    if not _holds_noise_word(marker.lower()):
+        return None
+    return next((c for c in map(name_noise_class, marker.split()) if c is not None), None)
+
+
 def element_noise_class(element: HtmlElement, memo: dict[str, str | None]) -> str | None:
     """The noise class of an element by its tag, role, aria-modal, class and id, or None."""
     if element.tag == "dialog" or element.get("aria-modal") == "true":
@@ -142,9 +189,7 @@ def element_noise_class(element: HtmlElement, memo: dict[str, str | None]) -> st
             continue
         found = memo.get(marker, "")
         if found == "":
-            found = memo[marker] = next(
-                (c for c in map(name_noise_class, marker.split()) if c is not None), None
-            )
+            found = memo[marker] = _marker_noise_class(marker)
         if found is not None:
             return found
     return None

@@ -216,3 +216,24 @@ def test_declared_language_stands_when_the_text_agrees_or_cannot_tell(declared: 
     text = SAMPLES.get(declared, "Regjeringen sa tirsdag at den ikke ville endre loven.")
     page = f'<html lang="{declared}"><body><p>{text}</p></body></html>'
     assert detect_language(lxml.html.document_fromstring(page)) == declared
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.text(max_size=80))
+def test_lower_words_matches_the_word_regex_on_any_text(sample: str) -> None:
+    import re
+
+    from newscrawl.extraction.language import _lower_words
+
+    assert _lower_words(sample) == re.findall(r"\w+", sample.lower())
+
+
+@pytest.mark.parametrize(
+    "sample", ["snake_case words, too", "x\u00a0y\u2028z", "İstanbul ǅ ß", "1\u00b2 \u0660"]
+)
+def test_lower_words_matches_the_word_regex_on_odd_characters(sample: str) -> None:
+    import re
+
+    from newscrawl.extraction.language import _lower_words
+
+    assert _lower_words(sample) == re.findall(r"\w+", sample.lower())

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from newscrawl.extraction import ExtractionConfig, extract, parse_document
+from newscrawl.extraction import ExtractionConfig, extract, parse_document, prompt_noise
 from newscrawl.extraction.block_features import FEATURE_NAMES
 from newscrawl.extraction.block_scorer import MODEL_FORMAT, MODEL_FORMAT_VERSION, BlockModel
 from newscrawl.extraction.document import Document
@@ -251,3 +253,23 @@ def test_a_short_post_above_a_long_thread_loses_the_thread() -> None:
     related = page.replace("id='comments'", "class='related-box'").replace("'comment'", "'item'")
     document = _titled(related, "Tram")
     assert find_noise_segments(document, range(len(document.segments))) == set()
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+@settings(deadline=None, max_examples=300)
+@given(
+    st.text(alphabet=_LETTERS, max_size=12),
+    st.sampled_from(sorted(prompt_noise._WORD_TO_CLASS)),
+    st.integers(min_value=0, max_value=3),
+    st.text(alphabet=_LETTERS, max_size=12),
+)
+def test_noise_word_pattern_matches_exactly_when_a_noise_word_is_inside(
+    before: str, word: str, cut: int, after: str
+) -> None:
+    # Words cut short test the shared prefixes: "commen" must not match, "comments" must.
+    text = before + word[: len(word) - cut] + after
+    holds = any(noise_word in text for noise_word in prompt_noise._WORD_TO_CLASS)
+    assert (prompt_noise._ANY_WORD.search(text) is not None) == holds
+    assert prompt_noise._holds_noise_word(text) == holds

@@ -132,11 +132,13 @@ def find_headline(
     title_element = next((t for t in tags["title"] if t is not root), None)
     page_title = _clean_text(title_element.text_content()) if title_element is not None else None
     title_words = _headline_words(page_title) if page_title else set()
+    # Read once: both the candidates and the h1 check below need them.
+    h1_texts = [h1.text_content() for h1 in tags["h1"][:_MAX_H1]]
     raw_candidates: list[str] = [
         *metas.get("og:title", ()),
         *metas.get("twitter:title", ()),
         *(a["headline"] for a in articles if isinstance(a.get("headline"), str)),
-        *(h1.text_content() for h1 in tags["h1"][:_MAX_H1]),
+        *h1_texts,
     ]
     candidates: list[str] = []
     # og:title, twitter:title and the JSON-LD headline are often one string: a repeat would
@@ -150,7 +152,7 @@ def find_headline(
         if site_name and text.lower() == site_name.lower():
             continue
         candidates.append(text)
-    h1s = [text for h1 in tags["h1"][:_MAX_H1] if (text := _clean_text(h1.text_content()))]
+    h1s = [text for raw in h1_texts if (text := _clean_text(raw))]
     declared = _declared_headline(metas, articles, site_name, h1s, page_title, title_words)
     if declared is not None:
         return declared
