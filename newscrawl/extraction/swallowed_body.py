@@ -27,18 +27,25 @@ _SWALLOWED_TITLE_CHARS = 1000
 
 def release_swallowed_body(root: lxml.html.HtmlElement, parser: lxml.etree.HTMLParser) -> None:
     """Give a page without body text the body its head swallowed, if it did."""
-    body = root.find("body")
-    if body is not None and body.text_content().strip():
+    if has_body_text(root):
         return
     release_swallowed_title(root, parser)
-    release_head_content(root)
+    if not has_body_text(root):
+        release_head_content(root)
+
+
+def has_body_text(root: lxml.html.HtmlElement) -> bool:
+    """Whether the body holds any text, read only up to its first words."""
+    body = root.find("body")
+    # `itertext` stops at the first text found: most pages are decided in a few nodes, where
+    # `text_content` would copy the whole body's text on every page.
+    return body is not None and any(text.strip() for text in body.itertext())
 
 
 def release_head_content(root: lxml.html.HtmlElement) -> None:
     """Move the head's elements from the first that a head cannot hold into the body."""
     head = root.find("head")
-    body = root.find("body")
-    if head is None or (body is not None and body.text_content().strip()):
+    if head is None:
         return
     stray = next(
         (i for i, child in enumerate(head)
@@ -47,6 +54,7 @@ def release_head_content(root: lxml.html.HtmlElement) -> None:
     )
     if stray is None:
         return
+    body = root.find("body")
     if body is None:
         body = lxml.etree.SubElement(root, "body")
     for offset, child in enumerate(list(head)[stray:]):
@@ -54,14 +62,11 @@ def release_head_content(root: lxml.html.HtmlElement) -> None:
 
 
 def release_swallowed_title(root: lxml.html.HtmlElement, parser: lxml.etree.HTMLParser) -> None:
-    """Parse the page an unclosed `<title>` swallowed, when the page has no body text.
+    """Parse the page an unclosed `<title>` swallowed (called when the page has no body text).
 
     The title keeps its first line; what follows is parsed with `parser` and its head and body
     join the page's.
     """
-    body = root.find("body")
-    if body is not None and body.text_content().strip():
-        return
     title = root.find("head/title")
     if title is None or len(title):
         return
@@ -76,6 +81,7 @@ def release_swallowed_title(root: lxml.html.HtmlElement, parser: lxml.etree.HTML
         return
     title.text = text[:cut].strip() or None
     head = title.getparent()
+    body = root.find("body")
     for part in list(swallowed):
         if part.tag == "head" and head is not None:
             head.extend(list(part))
