@@ -25,8 +25,11 @@ lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 
+# The second run takes the pure-Python loops (newscrawl/extraction/compiled_loops.py) through the
+# extraction core's tests: what a user without a compiler runs.
 test: lint
 	$(PY) -m pytest
+	NEWSCRAWL_PURE_PYTHON=1 $(PY) -m pytest -q tests/extraction
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build

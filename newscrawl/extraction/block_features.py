@@ -7,6 +7,7 @@ from collections.abc import Set as AbstractSet
 
 import numpy as np
 
+from newscrawl.extraction import compiled_loops
 from newscrawl.extraction.block_hints import HINT_BITS, TAG_FLAGS, marker_flags
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import Document, TextPiece
@@ -19,27 +20,17 @@ from newscrawl.extraction.tag_sets import (
 )
 from newscrawl.extraction.word_tokens import count_segment_words
 
-try:
-    # The compiled climb (built with the text walk, see setup.py): the same flags, faster.
-    from newscrawl.extraction._text_walk import ancestor_flags as _compiled_ancestor_flags
-except ImportError:  # not built, or built for another lxml: `_ancestor_flags` does the same job
-    _compiled_ancestor_flags = None  # type: ignore[assignment]
-try:
-    # The compiled text scans (see setup.py): what the Python functions below compute, faster.
-    from newscrawl.extraction._text_scan import count_characters as _compiled_count_characters
-    from newscrawl.extraction._text_scan import int_rows as _compiled_int_rows
-    from newscrawl.extraction._text_scan import piece_chars as _compiled_piece_chars
-except ImportError:  # not built: the Python functions they replace do the same jobs
-    _compiled_count_characters = None  # type: ignore[assignment]
-    _compiled_int_rows = None  # type: ignore[assignment]
-    _compiled_piece_chars = None  # type: ignore[assignment]
-try:
-    # The compiled table (see setup.py): `_python_block_features`' table, bit for bit, faster.
-    from newscrawl.extraction._feature_rows import fill_feature_rows as _compiled_fill_rows
-    from newscrawl.extraction._feature_rows import worded_nodes as _compiled_worded_nodes
-except ImportError:  # not built: `_python_block_features` does the same job
-    _compiled_fill_rows = None  # type: ignore[assignment]
-    _compiled_worded_nodes = None  # type: ignore[assignment]
+# The compiled loops (see compiled_loops): what the Python functions below compute, faster;
+# the feature table bit for bit as `_python_block_features`.
+_walk = compiled_loops.text_walk
+_scan = compiled_loops.text_scan
+_rows = compiled_loops.feature_rows
+_compiled_ancestor_flags = None if _walk is None else _walk.ancestor_flags
+_compiled_count_characters = None if _scan is None else _scan.count_characters
+_compiled_int_rows = None if _scan is None else _scan.int_rows
+_compiled_piece_chars = None if _scan is None else _scan.piece_chars
+_compiled_fill_rows = None if _rows is None else _rows.fill_feature_rows
+_compiled_worded_nodes = None if _rows is None else _rows.worded_nodes
 # Whether `compute_block_features` fills the table in compiled code.
 COMPILED_ROWS: bool = _compiled_fill_rows is not None and _compiled_count_characters is not None
 

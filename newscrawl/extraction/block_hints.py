@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from newscrawl.extraction import compiled_loops
 from newscrawl.extraction.tag_sets import BOILERPLATE_TAGS
 
 NEGATIVE_HINT = 1
@@ -71,13 +72,10 @@ def _marker_flags(marker: str) -> int:
     )
 
 
-try:
-    # The compiled matcher (built by `pip install`, see setup.py): the same flags, faster.
-    from newscrawl.extraction._text_scan import MarkerHints
-except ImportError:  # not built: `_marker_flags` does the same job
-    MarkerHints = None  # type: ignore[assignment,misc]
 # Negative and positive content hints of a "class id" string (markers repeat a lot: callers
-# memoise per page).
+# memoise per page); the compiled matcher (see compiled_loops) gives `_marker_flags`' flags.
 marker_flags: Callable[[str], int] = (
-    _marker_flags if MarkerHints is None else MarkerHints(MARKER_WORDS)
+    _marker_flags
+    if compiled_loops.text_scan is None
+    else compiled_loops.text_scan.MarkerHints(MARKER_WORDS)
 )

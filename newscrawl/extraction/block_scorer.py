@@ -9,14 +9,13 @@ from importlib import resources
 
 import numpy as np
 
+from newscrawl.extraction import compiled_loops
 from newscrawl.extraction.block_features import FEATURE_NAMES
 from newscrawl.extraction.errors import ModelFormatError
 
-try:
-    # The compiled walk (built by `pip install`, see setup.py): the same sums, in C.
-    from newscrawl.extraction._block_trees import leaf_sums as _compiled_leaf_sums
-except ImportError:  # not built: `_leaf_sums_python` does the same job
-    _compiled_leaf_sums = None  # type: ignore[assignment]
+# The compiled walk of the trees (see compiled_loops): `_leaf_sums_python`'s sums, in C.
+_trees = compiled_loops.block_trees
+_compiled_leaf_sums = None if _trees is None else _trees.leaf_sums
 # Whether the block model walks its trees with the compiled loop.
 COMPILED_TREES: bool = _compiled_leaf_sums is not None
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from lxml.html import HtmlElement
 
+from newscrawl.extraction import compiled_loops
 from newscrawl.extraction.safe_urls import sanitise_url as sanitise_url
 from newscrawl.extraction.tag_sets import (
     CLEAN_BLOCK_TAGS,
@@ -25,11 +26,9 @@ from newscrawl.extraction.tag_sets import (
 )
 from newscrawl.extraction.tag_sets import KEPT_TAGS as KEPT_TAGS
 
-try:
-    # The compiled writer (built by `pip install`, see setup.py): the same HTML, faster.
-    from newscrawl.extraction._clean_writer import render as _compiled_render
-except ImportError:  # not built, or built for another lxml: `_render_in_python` does the job
-    _compiled_render = None  # type: ignore[assignment]
+# The compiled writer (see compiled_loops): the HTML of `_render_in_python`, faster.
+_writer = compiled_loops.clean_writer
+_compiled_render = None if _writer is None else _writer.render
 # Whether render_clean_html writes with the compiled writer rather than `_CleanWriter`.
 COMPILED_WRITER: bool = _compiled_render is not None
 

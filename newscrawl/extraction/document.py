@@ -11,6 +11,7 @@ import lxml.etree
 import lxml.html
 
 # The tree's parsing lives in `page_tree`; its names stay importable from here.
+from newscrawl.extraction import compiled_loops
 from newscrawl.extraction.page_tree import MAX_ELEMENTS as MAX_ELEMENTS
 from newscrawl.extraction.page_tree import STATE_ASSIGNMENT as STATE_ASSIGNMENT
 from newscrawl.extraction.page_tree import parse_bounded_tree as parse_bounded_tree
@@ -19,11 +20,8 @@ from newscrawl.extraction.page_tree import trim_markup as trim_markup
 from newscrawl.extraction.tag_sets import BLOCK_TAGS as BLOCK_TAGS
 from newscrawl.extraction.tag_sets import SKIPPED_TAGS as SKIPPED_TAGS
 
-try:
-    # The compiled walk (built by `pip install`, see setup.py): the same Document, faster.
-    from newscrawl.extraction import _text_walk as _compiled_walk
-except ImportError:  # not built, or built for another lxml: `_index_text` does the same job
-    _compiled_walk = None  # type: ignore[assignment]
+# The compiled walk (see compiled_loops): the same Document as `_index_text`, faster.
+_compiled_walk = compiled_loops.text_walk
 # Whether parse_document uses the compiled walk rather than `_index_text`.
 COMPILED_WALK: bool = _compiled_walk is not None
 

@@ -8,18 +8,16 @@ from operator import attrgetter
 import lxml.html
 import numpy as np
 
+from newscrawl.extraction import compiled_loops
 from newscrawl.extraction.block_features import piece_char_rows
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import Document, TextPiece
 from newscrawl.extraction.tag_sets import PAGE_AND_HEAD_TAGS
 
-try:
-    # The compiled anchor and LCA search (built by `pip install`, see setup.py): same results.
-    from newscrawl.extraction._dynamic_lca import judge_candidates as _compiled_judge
-    from newscrawl.extraction._dynamic_lca import lca_nodes as _compiled_lca_nodes
-except ImportError:  # not built, or built for another lxml: the Python twins do the same
-    _compiled_lca_nodes = None  # type: ignore[assignment]
-    _compiled_judge = None  # type: ignore[assignment]
+# The compiled anchor and LCA search (see compiled_loops): the Python twins' results, faster.
+_lca = compiled_loops.dynamic_lca
+_compiled_lca_nodes = None if _lca is None else _lca.lca_nodes
+_compiled_judge = None if _lca is None else _lca.judge_candidates
 # Whether the candidate search and judging use the compiled loops rather than the Python ones.
 COMPILED_LCA: bool = _compiled_lca_nodes is not None
 

@@ -14,13 +14,12 @@ from collections.abc import Iterable
 
 from lxml.html import HtmlElement
 
+from newscrawl.extraction import compiled_loops
 from newscrawl.extraction.tag_sets import SCRIPTING_TAGS
 
-try:
-    # Built with the metadata scan (see setup.py): the same text, read in one C walk.
-    from newscrawl.extraction._metadata_scan import body_text_sample as _compiled_body_text
-except ImportError:  # not built, or built for another lxml: the Python walk does the same job
-    _compiled_body_text = None  # type: ignore[assignment]
+# The compiled body-text sample (see compiled_loops): the Python walk's text, in one C walk.
+_scan = compiled_loops.metadata_scan
+_compiled_body_text = None if _scan is None else _scan.body_text_sample
 
 # ISO 639-1: a declared tag outside it ("utf", "english", "x-default") names no language.
 _ISO_639_1 = frozenset(re.findall(

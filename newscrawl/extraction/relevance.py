@@ -10,16 +10,15 @@ from itertools import accumulate
 
 import numpy as np
 
+from newscrawl.extraction import compiled_loops
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import Document, normalise_space
 from newscrawl.extraction.tag_sets import PARAGRAPH_TAGS
 from newscrawl.extraction.word_tokens import count_segment_words, count_words, split_words
 
-try:
-    # The compiled block loops (built by `pip install`, see setup.py): the same blocks, faster.
-    from newscrawl.extraction._relevance import relevant_blocks as _compiled_relevant_blocks
-except ImportError:  # not built, or built for another lxml: `_relevant_blocks` does the job
-    _compiled_relevant_blocks = None  # type: ignore[assignment]
+# The compiled block loops (see compiled_loops): the blocks of `_relevant_blocks`, faster.
+_blocks = compiled_loops.relevance_blocks
+_compiled_relevant_blocks = None if _blocks is None else _blocks.relevant_blocks
 # Whether select_relevant_paragraphs runs the compiled block loops.
 COMPILED_BLOCKS: bool = _compiled_relevant_blocks is not None
 

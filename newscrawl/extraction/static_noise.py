@@ -9,21 +9,17 @@ from collections.abc import Sequence
 
 import lxml.html
 
+from newscrawl.extraction import compiled_loops
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import SKIPPED_TAGS, Document, parse_document, parse_tree
 from newscrawl.extraction.template import SiteTemplate
 
-try:
-    # The compiled keying loops (built by `pip install`, see setup.py): the same keys, faster.
-    from newscrawl.extraction._static_keys import node_keys as _compiled_node_keys
-    from newscrawl.extraction._static_keys import node_supports as _compiled_supports
-    from newscrawl.extraction._static_keys import owned_pieces as _compiled_owned
-    from newscrawl.extraction._static_keys import page_keys as _compiled_page_keys
-except ImportError:  # not built, or built for another lxml: `_python_keyed_nodes` does the job
-    _compiled_node_keys = None  # type: ignore[assignment]
-    _compiled_page_keys = None  # type: ignore[assignment]
-    _compiled_supports = None  # type: ignore[assignment]
-    _compiled_owned = None  # type: ignore[assignment]
+# The compiled keying loops (see compiled_loops): the keys of `_python_keyed_nodes`, faster.
+_keys = compiled_loops.static_keys
+_compiled_node_keys = None if _keys is None else _keys.node_keys
+_compiled_page_keys = None if _keys is None else _keys.page_keys
+_compiled_supports = None if _keys is None else _keys.node_supports
+_compiled_owned = None if _keys is None else _keys.owned_pieces
 # Whether node keys come from the compiled loop rather than `_python_keyed_nodes`.
 COMPILED_KEYS: bool = _compiled_node_keys is not None
 

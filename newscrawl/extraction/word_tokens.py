@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from newscrawl.extraction import compiled_loops
+
 if TYPE_CHECKING:
     from newscrawl.extraction.document import Document
 
-try:
-    # The compiled scan (built by `pip install`, see setup.py): the same counts, faster.
-    from newscrawl.extraction._text_scan import count_words as _compiled_count_words
-except ImportError:  # not built: `_count_words` does the same job
-    _compiled_count_words = None  # type: ignore[assignment]
+# The compiled scan (see compiled_loops): the counts of `_count_words`, faster.
+_scan = compiled_loops.text_scan
+_compiled_count_words = None if _scan is None else _scan.count_words
 # Whether `count_words` uses the compiled scan rather than `_count_words`.
 COMPILED_SCAN: bool = _compiled_count_words is not None
 

@@ -59,10 +59,6 @@ def render_both(
     )
 
 
-def test_the_compiled_writer_is_built_and_active() -> None:
-    assert clean_html.COMPILED_WRITER
-
-
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.one_of(tricky_element(), tricky_text), min_size=1, max_size=4))
 def test_compiled_writer_equals_python_writer_on_built_trees(

