@@ -44,7 +44,7 @@ ALLOWED_ATTRIBUTES: dict[str, tuple[str, ...]] = {
 }
 _URL_ATTRIBUTES = frozenset({"href", "src", "cite"})
 # Characters an XML tree cannot hold (lxml refuses them); browsers would not show them either.
-_XML_INCOMPATIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+XML_INCOMPATIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _NUMBER = re.compile(r"^\d{1,5}%?$")
 _LAZY_SOURCES = ("data-src", "data-original", "data-lazy-src", "data-url")
 
@@ -335,7 +335,7 @@ class _CleanWriter:
 
 def clean_text(text: str, *, in_pre: bool) -> str:
     """Text without characters HTML cannot hold, its whitespace runs collapsed outside <pre>."""
-    text = _XML_INCOMPATIBLE.sub(" ", text)
+    text = XML_INCOMPATIBLE.sub(" ", text)
     return text if in_pre else _collapse_space(text)  # collapsed renders the same, reads better
 
 
@@ -361,7 +361,7 @@ def copy_attributes(element: HtmlElement, tag: str, base_url: str | None) -> dic
         elif name == "scope" and value.strip().lower() not in {"row", "col", "rowgroup",
                                                                "colgroup"}:
             continue
-        attributes[name] = _XML_INCOMPATIBLE.sub("", value)
+        attributes[name] = XML_INCOMPATIBLE.sub("", value)
     return attributes
 
 

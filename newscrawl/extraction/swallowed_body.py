@@ -15,6 +15,7 @@ import re
 import lxml.etree
 import lxml.html
 
+from newscrawl.extraction.clean_html import XML_INCOMPATIBLE
 from newscrawl.extraction.tag_sets import HEAD_TAGS
 
 # Markup inside a title's text: only a swallowed page has tags there.
@@ -79,7 +80,8 @@ def release_swallowed_title(root: lxml.html.HtmlElement, parser: lxml.etree.HTML
         swallowed = lxml.html.document_fromstring(text[cut:], parser=parser)
     except (lxml.etree.ParserError, ValueError):
         return
-    title.text = text[:cut].strip() or None
+    # Read text may hold control characters that lxml refuses to set back.
+    title.text = XML_INCOMPATIBLE.sub(" ", text[:cut]).strip() or None
     head = title.getparent()
     body = root.find("body")
     for part in list(swallowed):

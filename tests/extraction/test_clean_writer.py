@@ -40,11 +40,11 @@ def tricky_element(draw: st.DrawFn, depth: int = 0) -> lxml.html.HtmlElement:
     """An element built node by node: text, tails and attributes no markup would give."""
     element = lxml.html.Element(draw(tricky_tags))
     for name in draw(st.lists(tricky_attribute, max_size=3)):
-        element.set(name, clean_html._XML_INCOMPATIBLE.sub("", draw(tricky_text)))
-    element.text = clean_html._XML_INCOMPATIBLE.sub("", draw(tricky_text)) or None
+        element.set(name, clean_html.XML_INCOMPATIBLE.sub("", draw(tricky_text)))
+    element.text = clean_html.XML_INCOMPATIBLE.sub("", draw(tricky_text)) or None
     if depth < 3:
         for child in draw(st.lists(tricky_element(depth + 1), max_size=3)):
-            child.tail = clean_html._XML_INCOMPATIBLE.sub("", draw(tricky_text)) or None
+            child.tail = clean_html.XML_INCOMPATIBLE.sub("", draw(tricky_text)) or None
             element.append(child)
     return element
 
@@ -140,11 +140,11 @@ def test_written_html_reads_back_as_the_same_text_and_links() -> None:
 @settings(max_examples=200, deadline=None)
 @given(tricky_text, tricky_text)
 def test_a_text_block_is_written_as_a_paragraph_holding_it(before: str, text: str) -> None:
-    text = clean_html._XML_INCOMPATIBLE.sub("", text)
+    text = clean_html.XML_INCOMPATIBLE.sub("", text)
     paragraph = lxml.html.Element("p")
     paragraph.text = text
     lead = lxml.html.fragment_fromstring("<div>lead <b>x</b></div>")
-    lead[0].tail = clean_html._XML_INCOMPATIBLE.sub("", before) or None
+    lead[0].tail = clean_html.XML_INCOMPATIBLE.sub("", before) or None
     as_element = render_both([lead, paragraph], None)
     as_text = render_both([lead, text], None)
     assert as_text == as_element

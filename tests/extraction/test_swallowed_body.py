@@ -25,6 +25,17 @@ def test_an_unclosed_title_keeps_its_first_line_and_gives_back_the_page() -> Non
     assert parse_document(page).tree.findtext("head/title") == "Council votes on harbour"
 
 
+def test_control_characters_in_a_swallowing_title_are_dropped_not_raised() -> None:
+    # lxml reads control characters out of a tree but refuses to set them back.
+    page = (
+        "<html><head><title>Council\x1f votes\x0b on harbour<p class='lead'>The vote</p>"
+        f"</head><body><div class='story'>{PARAGRAPHS}</div></body></html>"
+    )
+    document = parse_document(page)
+    assert document.tree.findtext("head/title") == "Council  votes  on harbour"
+    assert "Paragraph 7 of the story" in extract(page).text
+
+
 def test_an_element_a_head_cannot_hold_starts_the_body() -> None:
     page = (
         "<html><head><title>Council votes on harbour</title><meta charset='utf-8'>"
