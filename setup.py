@@ -13,8 +13,6 @@ from setuptools import Extension, setup
 #   _static_keys    static_noise's node keys
 #   _block_trees    block_scorer's walk of the model's trees
 #   _feature_rows   block_features' table of per-block features
-#   _clean_writer   clean_html's writer and serialiser of the article's HTML
-#   _relevance      relevance's per-block loops: removed and link-only blocks, headlines, groups
 COMPILED_MODULES = (
     "_text_walk",
     "_metadata_scan",
@@ -23,8 +21,6 @@ COMPILED_MODULES = (
     "_static_keys",
     "_block_trees",
     "_feature_rows",
-    "_clean_writer",
-    "_relevance",
 )
 
 # The modules read lxml's object layout from its headers, so they are built against the lxml

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 
 from lxml.html import HtmlElement
 
-from newscrawl.extraction import compiled_loops
 from newscrawl.extraction.safe_urls import sanitise_url as sanitise_url
 from newscrawl.extraction.tag_sets import (
     CLEAN_BLOCK_TAGS,
@@ -25,12 +24,6 @@ from newscrawl.extraction.tag_sets import (
     TEXT_CONTAINER_TAGS,
 )
 from newscrawl.extraction.tag_sets import KEPT_TAGS as KEPT_TAGS
-
-# The compiled writer (see compiled_loops): the HTML of `_render_in_python`, faster.
-_writer = compiled_loops.clean_writer
-_compiled_render = None if _writer is None else _writer.render
-# Whether render_clean_html writes with the compiled writer rather than `_CleanWriter`.
-COMPILED_WRITER: bool = _compiled_render is not None
 
 # Tuples, not sets: the output's attribute order must not depend on hash seeds.
 ALLOWED_ATTRIBUTES: dict[str, tuple[str, ...]] = {
@@ -405,30 +398,8 @@ def render_clean_html(
     A text among the elements is written as a paragraph holding it. `outermost` says the caller
     already knows no element is repeated or inside another.
     """
-    chosen = list(elements) if outermost else _drop_nested(elements)
-    if _compiled_render is not None:
-        return _compiled_render(
-            chosen,
-            base_url,
-            _TAG_ACTIONS,
-            _classify_tag,
-            copy_attributes,
-            clean_text,
-            frozenset(ALLOWED_ATTRIBUTES),
-            INLINE_KEPT_TAGS,
-            TEXT_CONTAINER_TAGS,
-            SERIALISED_VOID_TAGS,
-            END_TAG_OPTIONAL_TAGS,
-            URI_ATTRIBUTES,
-            escape_uri,
-        )
-    return _render_in_python(chosen, base_url)
-
-
-def _render_in_python(elements: Sequence[HtmlElement | str], base_url: str | None) -> str:
-    """The writer in Python: the reference for `_clean_writer.render`, and its fallback."""
     writer = _CleanWriter(base_url)
-    for element in elements:
+    for element in elements if outermost else _drop_nested(elements):
         writer.write(element)
     # The wrapper never has text of its own: its children with their tails are the output.
     out: list[str] = []

@@ -25,19 +25,17 @@ try:
     if is_pure_python_requested():
         raise ImportError(f"{PURE_PYTHON_VARIABLE} is set")
     from newscrawl.extraction import _block_trees as block_trees
-    from newscrawl.extraction import _clean_writer as clean_writer
     from newscrawl.extraction import _dynamic_lca as dynamic_lca
     from newscrawl.extraction import _feature_rows as feature_rows
     from newscrawl.extraction import _metadata_scan as metadata_scan
-    from newscrawl.extraction import _relevance as relevance_blocks
     from newscrawl.extraction import _static_keys as static_keys
     from newscrawl.extraction import _text_scan as text_scan
     from newscrawl.extraction import _text_walk as text_walk
 
     PURE_PYTHON_REASON = ""
 except ImportError as exc:  # not built, built for another lxml, or pure Python asked for
-    block_trees = clean_writer = dynamic_lca = feature_rows = metadata_scan = None  # type: ignore[assignment]
-    relevance_blocks = static_keys = text_scan = text_walk = None  # type: ignore[assignment]
+    block_trees = dynamic_lca = feature_rows = metadata_scan = None  # type: ignore[assignment]
+    static_keys = text_scan = text_walk = None  # type: ignore[assignment]
     PURE_PYTHON_REASON = str(exc)
 
 # Whether this process runs the compiled loops (else every stage runs its Python twin).

@@ -4,23 +4,15 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from itertools import accumulate
 
 import numpy as np
 
-from newscrawl.extraction import compiled_loops
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.document import Document, normalise_space
 from newscrawl.extraction.tag_sets import PARAGRAPH_TAGS
 from newscrawl.extraction.word_tokens import count_segment_words, count_words, split_words
-
-# The compiled block loops (see compiled_loops): the blocks of `_relevant_blocks`, faster.
-_blocks = compiled_loops.relevance_blocks
-_compiled_relevant_blocks = None if _blocks is None else _blocks.relevant_blocks
-# Whether select_relevant_paragraphs runs the compiled block loops.
-COMPILED_BLOCKS: bool = _compiled_relevant_blocks is not None
 
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-\u2013\u2014:»«/]+\s+|\s*\|\s*")
 # Articles, prepositions and conjunctions that the paper drops from the title keywords.
@@ -113,35 +105,15 @@ def select_relevant_paragraphs(
         return
     # Whole blocks' counts are the block features' too: counted once (`count_segment_words`).
     counts = count_segment_words(document, keywords)
-    find = _relevant_blocks if _compiled_relevant_blocks is None else _compiled_relevant_blocks
-    titles, members = find(
-        document,
-        counts,
-        keywords,
-        config.cap_key_number,
-        config.title_similarity,
-        config.paragraph_possibility,
-        PARAGRAPH_TAGS,
-        count_words,
-    )
+    titles, members = _relevant_blocks(document, counts, keywords, config)
     document.title_segments = titles
     document.relevant_segments = set(members)
 
 
 def _relevant_blocks(
-    document: Document,
-    counts: np.ndarray,
-    keywords: AbstractSet[str],
-    cap_key_number: bool,
-    title_similarity: float,
-    paragraph_possibility: float,
-    paragraph_tags: frozenset[str],
-    count_words: Callable[[list[str], AbstractSet[str]], np.ndarray],
+    document: Document, counts: np.ndarray, keywords: AbstractSet[str], config: ExtractionConfig
 ) -> tuple[list[int], list[int]]:
-    """(headline blocks, best paragraph group) from the blocks' word and keyword counts.
-
-    The reference for `_relevance.relevant_blocks`, and the loop when it is not built.
-    """
+    """(headline blocks, best paragraph group) from the blocks' word and keyword counts."""
     removed = document.removed_pieces
     link_only: list[bool] = []
     pieces = document.pieces
@@ -178,9 +150,9 @@ def _relevant_blocks(
     for i, (word_number, key_number) in enumerate(zip(words, keys, strict=True)):
         if not word_number:
             continue
-        if cap_key_number:
+        if config.cap_key_number:
             key_number = min(key_number, keyword_count)
-        if key_number * key_number / (word_number * keyword_count) > title_similarity:
+        if key_number * key_number / (word_number * keyword_count) > config.title_similarity:
             titles.append(i)
 
     count = len(document.segments)
@@ -191,9 +163,9 @@ def _relevant_blocks(
     else:
         ranges = [(0, count)]
         reserve = (0, 0)
-    best = _best_group(document, ranges, words, keys, link_only, paragraph_tags)
-    if best[0] <= paragraph_possibility and reserve[1] > reserve[0]:
-        fallback = _best_group(document, [reserve], words, keys, link_only, paragraph_tags)
+    best = _best_group(document, ranges, words, keys, link_only)
+    if best[0] <= config.paragraph_possibility and reserve[1] > reserve[0]:
+        fallback = _best_group(document, [reserve], words, keys, link_only)
         if fallback[0] > best[0]:
             best = fallback
     return titles, best[1]
@@ -205,7 +177,6 @@ def _best_group(
     words: list[int],
     keys: list[int],
     link_only: list[bool],
-    paragraph_tags: frozenset[str],
 ) -> tuple[float, list[int]]:
     """The related-node group with the highest Possibility = WordSum * (KeySum + 1)."""
     best: tuple[float, list[int]] = (0.0, [])
@@ -220,8 +191,8 @@ def _best_group(
                 continue
             node = segments[i].node
             parent = parents[node]
-            if elements[node].tag not in paragraph_tags and (
-                parent < 0 or elements[parent].tag not in paragraph_tags
+            if elements[node].tag not in PARAGRAPH_TAGS and (
+                parent < 0 or elements[parent].tag not in PARAGRAPH_TAGS
             ):
                 continue
             # Siblings, or nodes whose parents are siblings, share a grandparent.

@@ -16,12 +16,10 @@ from newscrawl.extraction import (
     block_features,
     block_hints,
     block_scorer,
-    clean_html,
     compiled_loops,
     document,
     dynamic_noise,
     extract,
-    relevance,
     static_noise,
     word_tokens,
 )
@@ -39,8 +37,6 @@ STAGE_FLAGS = {
     "static_noise.COMPILED_KEYS": lambda: static_noise.COMPILED_KEYS,
     "block_scorer.COMPILED_TREES": lambda: block_scorer.COMPILED_TREES,
     "block_features.COMPILED_ROWS": lambda: block_features.COMPILED_ROWS,
-    "clean_html.COMPILED_WRITER": lambda: clean_html.COMPILED_WRITER,
-    "relevance.COMPILED_BLOCKS": lambda: relevance.COMPILED_BLOCKS,
 }
 PAGE = (
     "<html><head><title>Bridge repairs approved | The Courier</title>"
@@ -101,10 +97,8 @@ def test_every_compiled_loop_is_built_and_active() -> None:
     assert isinstance(block_hints.marker_flags, compiled_loops.text_scan.MarkerHints)
     assert block_features._compiled_ancestor_flags is compiled_loops.text_walk.ancestor_flags
     for module in (
-        compiled_loops.clean_writer,
         compiled_loops.dynamic_lca,
         compiled_loops.metadata_scan,
-        compiled_loops.relevance_blocks,
         compiled_loops.static_keys,
         compiled_loops.text_walk,
     ):

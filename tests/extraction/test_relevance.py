@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 
+import lxml.etree
 import pytest
 
 from newscrawl.extraction import ExtractionConfig, parse_document, select_relevant_paragraphs
-from newscrawl.extraction.relevance import select_title_keywords, title_keyword_set
+from newscrawl.extraction.document import Document, _index_text
+from newscrawl.extraction.relevance import (
+    _relevant_blocks,
+    select_title_keywords,
+    title_keyword_set,
+)
 from newscrawl.extraction.word_tokens import count_segment_words, count_words
 
 DEFAULT = ExtractionConfig()
@@ -160,3 +166,37 @@ def test_title_keywords_are_worked_out_once_per_page_title_and_setting() -> None
     assert title_keyword_set(document, "Other title", DEFAULT) == {"other", "title"}
     # Each page keeps its own: a new Document works them out again.
     assert title_keyword_set(parse_document(_page()), title, DEFAULT) is not keywords
+
+
+def relevant_blocks(
+    document: Document, title: str, config: ExtractionConfig
+) -> tuple[list[int], list[int]]:
+    """(headline blocks, best paragraph group) of a page for a title."""
+    keywords = title_keyword_set(document, title, config)
+    return _relevant_blocks(document, count_segment_words(document, keywords), keywords, config)
+
+
+def test_the_first_of_equally_good_groups_wins() -> None:
+    # Two groups (one per grandparent) with the same possibility: the first in page order wins.
+    html = (
+        "<html><body><div id=a><div><p>river one</p></div></div>"
+        "<div id=b><div><p>river two</p></div></div></body></html>"
+    )
+    assert relevant_blocks(parse_document(html), "river", DEFAULT) == ([], [0])
+
+
+def test_paragraphs_group_by_grandparent_and_namespaced_names_are_never_paragraphs() -> None:
+    html = (
+        "<html><body><div><h1>river bridge council</h1>"
+        "<div><p>river bridge one</p><p>river council two</p></div>"
+        "<div><span>river alone</span> <x:p>namespaced river bridge</x:p></div>"
+        "<ul><li><a href=/a>river link</a></li><li><a href=/b>bridge link</a></li></ul>"
+        "</div><p>bridge at the top</p></body></html>"
+    )
+    document = parse_document(html)
+    namespaced = lxml.etree.SubElement(document.body, "{urn:x}p")
+    namespaced.text = "river bridge council in a namespace"
+    document = Document(tree=document.tree, url=None, pieces=[], segments=[], piece_range={})
+    _index_text(document)
+    # The headline, then the group under one grandparent.
+    assert relevant_blocks(document, "River bridge council", DEFAULT) == ([0], [1, 2, 4, 5])
