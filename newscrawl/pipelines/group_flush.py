@@ -23,6 +23,7 @@ from newscrawl.stats_keys import (
     NEIGHBOUR_BUFFER_REINJECTED_KEYS,
     count_event,
 )
+from newscrawl.storage.batch_writer import BatchWriter
 from newscrawl.storage.page_repository import PageRepository
 from newscrawl.storage.records import PendingGroup, StoredPage, TemplateRecord
 from newscrawl.storage.retry import run_in_thread_with_retry
@@ -41,6 +42,7 @@ class GroupFlusher:
         self,
         *,
         pages: PageRepository,
+        writer: BatchWriter,
         learner: TemplateLearner,
         templates: TemplateCache,
         ownership: PageOwnership,
@@ -49,6 +51,8 @@ class GroupFlusher:
         stats: StatsCollector,
     ) -> None:
         self.pages = pages
+        # The crawl's batch writer, which stores the re-injected pages' articles.
+        self.writer = writer
         self.learner = learner
         self.templates = templates
         self.ownership = ownership
@@ -61,8 +65,10 @@ class GroupFlusher:
     async def flush_pending_groups(self) -> None:
         """Extract every pending page: full or partial template, else single-page mode.
 
-        Groups are flushed FINAL_FLUSH_GROUPS at a time: their pages then share the batches of
-        the writer, instead of each small group waiting NEWSCRAWL_WRITE_BATCH_DELAY on its own.
+        Groups are flushed FINAL_FLUSH_GROUPS at a time, and their writes wait no
+        NEWSCRAWL_WRITE_BATCH_DELAY: the spider is idle, so no other write is coming to share a
+        batch with, and a group holds its slot until its pages are stored. Writes arriving while
+        a batch commits still share the next one.
         """
         groups = await run_in_thread_with_retry(self.pages.list_pending_groups)
         slots = asyncio.Semaphore(FINAL_FLUSH_GROUPS)
@@ -71,7 +77,10 @@ class GroupFlusher:
             async with slots:
                 await self.flush_pending_group(group)
 
-        results = await asyncio.gather(*(flush(group) for group in groups), return_exceptions=True)
+        with self.writer.without_delay():
+            results = await asyncio.gather(
+                *(flush(group) for group in groups), return_exceptions=True
+            )
         # Every group had its go; the first failure makes the flush count as failed (retried).
         for result in results:
             if isinstance(result, BaseException):
