@@ -131,41 +131,53 @@ class GroupFlusher:
                 await self.learner.list_learned_from(stored) if template is not None else set()
             )
             # Keyset paging: each page once per flush, at a constant cost per batch.
+            limit = self.settings.neighbours
             last_id: int | None = None
             while True:
                 loaded = await run_in_thread_with_retry(
-                    self.pages.load_pending_pages,
-                    group_key,
-                    after_id=last_id,
-                    limit=self.settings.neighbours,
+                    self.pages.load_pending_pages, group_key, after_id=last_id, limit=limit
                 )
                 if not loaded:
                     return
                 last_id = loaded[-1].id
+                # A short batch held the group's last pending pages: a page stored after it was
+                # read went on with the group's template or waits for the next idle flush
+                # (PageAdmitter's on_page_waiting), so asking again would only find none.
+                last_batch = len(loaded) < limit
                 # Pages in flight (this worker's chain or another flush) are not ours to take.
                 batch = [page for page in loaded if page.id not in in_flight]
-                if not batch:
-                    continue
-                # Reserved before the claim is awaited, so that no other flush of this worker
-                # takes them meanwhile (advisory locks are re-entrant within one connection).
-                in_flight.update(page.id for page in batch)
-                claimed = await self.ownership.claim_pages([page.id for page in batch])
-                in_flight.difference_update(page.id for page in batch if page.id not in claimed)
-                batch = [page for page in batch if page.id in claimed]
-                try:
-                    accepted = await asyncio.gather(
-                        *(
-                            self._reinject(page, template, mode, page.id in learned_from)
-                            for page in batch
-                        )
-                    )
-                finally:
-                    self.ownership.release_pages([page.id for page in batch])
-                if not all(accepted):
+                if batch and not await self._reinject_batch(
+                    batch, template, mode, learned_from
+                ):
                     # The crawl is closing: the rest stays pending for the next one.
+                    return
+                if last_batch:
                     return
         finally:
             self.flushing.discard(group_key)
+
+    async def _reinject_batch(
+        self,
+        batch: list[StoredPage],
+        template: SiteTemplate | None,
+        mode: str,
+        learned_from: set[int],
+    ) -> bool:
+        """Claim and re-inject `batch`; False once the crawl is closing."""
+        in_flight = self.ownership.in_flight
+        # Reserved before the claim is awaited, so that no other flush of this worker takes
+        # them meanwhile (advisory locks are re-entrant within one connection).
+        in_flight.update(page.id for page in batch)
+        claimed = await self.ownership.claim_pages([page.id for page in batch])
+        in_flight.difference_update(page.id for page in batch if page.id not in claimed)
+        batch = [page for page in batch if page.id in claimed]
+        try:
+            accepted = await asyncio.gather(
+                *(self._reinject(page, template, mode, page.id in learned_from) for page in batch)
+            )
+        finally:
+            self.ownership.release_pages([page.id for page in batch])
+        return all(accepted)
 
     async def _reinject(
         self,
