@@ -14,6 +14,7 @@ from newscrawl.pipelines.extraction_pool_worker import (
     ExtractionOutcome,
     extract_page_job,
     prepare_worker,
+    warm_up_worker,
 )
 
 ExtractionTask = Callable[[ExtractionJob], ExtractionOutcome]
@@ -68,8 +69,16 @@ class ExtractionPool:
         self.idle.set()
 
     def start(self) -> None:
-        """Create the executor; worker processes start with the first pages."""
+        """Create the executor and start its worker processes now, in the background.
+
+        A worker's first start is slow (the forkserver imports the crawl's main module, the
+        worker the extraction core): started with the crawl, it overlaps the downloads instead
+        of delaying the first page, or, when every page waits for the final flush, the end.
+        """
         self.executor = self._create_executor(self.workers)
+        # forkserver and spawn start a worker per submitted task while none is idle.
+        for _ in range(self.workers):
+            self.executor.submit(warm_up_worker)
 
     def _create_executor(self, workers: int) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(

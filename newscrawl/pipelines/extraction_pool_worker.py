@@ -81,6 +81,10 @@ def prepare_worker(crawl_pid: int) -> None:
     ).start()
 
 
+def warm_up_worker() -> None:
+    """A no-op task that makes the pool start a worker process before the first page."""
+
+
 def watch_crawl_process(crawl_pid: int, interval: float = 1.0) -> None:
     """End this worker at once when the crawl process no longer exists."""
     while True:

@@ -23,6 +23,7 @@ from newscrawl.stats_keys import (
     NEIGHBOUR_BUFFER_REINJECTED_KEYS,
     count_event,
 )
+from newscrawl.storage.batch_writer import BatchWriter
 from newscrawl.storage.page_repository import PageRepository
 from newscrawl.storage.records import PendingGroup, StoredPage, TemplateRecord
 from newscrawl.storage.retry import run_in_thread_with_retry
@@ -41,6 +42,7 @@ class GroupFlusher:
         self,
         *,
         pages: PageRepository,
+        writer: BatchWriter,
         learner: TemplateLearner,
         templates: TemplateCache,
         ownership: PageOwnership,
@@ -49,6 +51,8 @@ class GroupFlusher:
         stats: StatsCollector,
     ) -> None:
         self.pages = pages
+        # The crawl's batch writer, which stores the re-injected pages' articles.
+        self.writer = writer
         self.learner = learner
         self.templates = templates
         self.ownership = ownership
@@ -61,8 +65,10 @@ class GroupFlusher:
     async def flush_pending_groups(self) -> None:
         """Extract every pending page: full or partial template, else single-page mode.
 
-        Groups are flushed FINAL_FLUSH_GROUPS at a time: their pages then share the batches of
-        the writer, instead of each small group waiting NEWSCRAWL_WRITE_BATCH_DELAY on its own.
+        Groups are flushed FINAL_FLUSH_GROUPS at a time, and their writes wait no
+        NEWSCRAWL_WRITE_BATCH_DELAY: the spider is idle, so no other write is coming to share a
+        batch with, and a group holds its slot until its pages are stored. Writes arriving while
+        a batch commits still share the next one.
         """
         groups = await run_in_thread_with_retry(self.pages.list_pending_groups)
         slots = asyncio.Semaphore(FINAL_FLUSH_GROUPS)
@@ -71,7 +77,10 @@ class GroupFlusher:
             async with slots:
                 await self.flush_pending_group(group)
 
-        results = await asyncio.gather(*(flush(group) for group in groups), return_exceptions=True)
+        with self.writer.without_delay():
+            results = await asyncio.gather(
+                *(flush(group) for group in groups), return_exceptions=True
+            )
         # Every group had its go; the first failure makes the flush count as failed (retried).
         for result in results:
             if isinstance(result, BaseException):
@@ -122,41 +131,53 @@ class GroupFlusher:
                 await self.learner.list_learned_from(stored) if template is not None else set()
             )
             # Keyset paging: each page once per flush, at a constant cost per batch.
+            limit = self.settings.neighbours
             last_id: int | None = None
             while True:
                 loaded = await run_in_thread_with_retry(
-                    self.pages.load_pending_pages,
-                    group_key,
-                    after_id=last_id,
-                    limit=self.settings.neighbours,
+                    self.pages.load_pending_pages, group_key, after_id=last_id, limit=limit
                 )
                 if not loaded:
                     return
                 last_id = loaded[-1].id
+                # A short batch held the group's last pending pages: a page stored after it was
+                # read went on with the group's template or waits for the next idle flush
+                # (PageAdmitter's on_page_waiting), so asking again would only find none.
+                last_batch = len(loaded) < limit
                 # Pages in flight (this worker's chain or another flush) are not ours to take.
                 batch = [page for page in loaded if page.id not in in_flight]
-                if not batch:
-                    continue
-                # Reserved before the claim is awaited, so that no other flush of this worker
-                # takes them meanwhile (advisory locks are re-entrant within one connection).
-                in_flight.update(page.id for page in batch)
-                claimed = await self.ownership.claim_pages([page.id for page in batch])
-                in_flight.difference_update(page.id for page in batch if page.id not in claimed)
-                batch = [page for page in batch if page.id in claimed]
-                try:
-                    accepted = await asyncio.gather(
-                        *(
-                            self._reinject(page, template, mode, page.id in learned_from)
-                            for page in batch
-                        )
-                    )
-                finally:
-                    self.ownership.release_pages([page.id for page in batch])
-                if not all(accepted):
+                if batch and not await self._reinject_batch(
+                    batch, template, mode, learned_from
+                ):
                     # The crawl is closing: the rest stays pending for the next one.
+                    return
+                if last_batch:
                     return
         finally:
             self.flushing.discard(group_key)
+
+    async def _reinject_batch(
+        self,
+        batch: list[StoredPage],
+        template: SiteTemplate | None,
+        mode: str,
+        learned_from: set[int],
+    ) -> bool:
+        """Claim and re-inject `batch`; False once the crawl is closing."""
+        in_flight = self.ownership.in_flight
+        # Reserved before the claim is awaited, so that no other flush of this worker takes
+        # them meanwhile (advisory locks are re-entrant within one connection).
+        in_flight.update(page.id for page in batch)
+        claimed = await self.ownership.claim_pages([page.id for page in batch])
+        in_flight.difference_update(page.id for page in batch if page.id not in claimed)
+        batch = [page for page in batch if page.id in claimed]
+        try:
+            accepted = await asyncio.gather(
+                *(self._reinject(page, template, mode, page.id in learned_from) for page in batch)
+            )
+        finally:
+            self.ownership.release_pages([page.id for page in batch])
+        return all(accepted)
 
     async def _reinject(
         self,

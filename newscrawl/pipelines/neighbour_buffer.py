@@ -139,6 +139,7 @@ class NeighbourBufferPipeline:
         learner = TemplateLearner(pages, self.settings, self.config, self.stats)
         self.flusher = GroupFlusher(
             pages=pages,
+            writer=self.writer,
             learner=learner,
             templates=self.templates,
             ownership=self.ownership,

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -73,6 +74,8 @@ class BatchWriter:
         self._queued: list[QueuedWrite] = []
         self._timer: asyncio.TimerHandle | None = None
         self._committers: set[asyncio.Task[None]] = set()
+        # Open `without_delay()` blocks: while any is, no write waits `delay` for company.
+        self._undelayed = 0
 
     async def write(self, write: Callable[[Session], T], *, key: str = "") -> T:
         """Queue `write` and return its result once its batch has committed.
@@ -86,9 +89,29 @@ class BatchWriter:
         if len(self._queued) >= self.batch_size:
             self.flush()
         elif self._timer is None and not self._committers:
-            self._timer = loop.call_later(self.delay, self.flush)
-            self._count("delays", 1)
+            if self._undelayed:
+                # Writes queued in this loop turn still share the batch.
+                self._timer = loop.call_later(0, self.flush)
+            else:
+                self._timer = loop.call_later(self.delay, self.flush)
+                self._count("delays", 1)
         return cast(T, await future)
+
+    @contextmanager
+    def without_delay(self) -> Iterator[None]:
+        """Within the block, commit writes without waiting `delay` for more to come.
+
+        For a caller that knows no other writes are coming than those it waits for (the
+        end-of-crawl flush): each would wait the delay only to commit with its own few
+        neighbours. Writes arriving during a commit still share the next batch.
+        """
+        self._undelayed += 1
+        try:
+            if self._timer is not None:
+                self.flush()
+            yield
+        finally:
+            self._undelayed -= 1
 
     def flush(self) -> None:
         """Commit the queued writes now, or as soon as a batch being committed is done."""

@@ -24,6 +24,7 @@ from newscrawl.extraction.document import MAX_ELEMENTS
 from newscrawl.items import PageItem
 from newscrawl.pipelines.article_extraction import ArticleExtractionPipeline
 from newscrawl.pipelines.errors import PageExtractionFailed
+from newscrawl.pipelines.extraction_pool import ExtractionPool
 from newscrawl.storage.models import Page
 from tests.pipelines.chain import PipelineChain, build_test_crawler
 from tests.pipelines.extraction_tasks import (
@@ -232,6 +233,20 @@ def test_close_waits_for_pages_in_flight_then_stops_the_workers() -> None:
     assert seen["workers"], "no worker process was running"
     assert not [process for process in seen["workers"] if process.is_alive()]
     assert pipeline.pool.executor is None
+
+
+def test_pool_starts_its_workers_with_the_crawl_not_with_the_first_page() -> None:
+    # A worker's first start takes about a second; when every page waits for the final flush,
+    # a pool started by its first page would add that second to the end of the crawl.
+    pool = ExtractionPool(2)
+    pool.start()
+    try:
+        workers = [process for process in multiprocessing.active_children() if process.is_alive()]
+        assert len(workers) == 2
+        assert pool.pages_in_flight == 0
+    finally:
+        asyncio.run(pool.close())
+    assert not [process for process in workers if process.is_alive()]
 
 
 def test_pool_pipeline_is_off_unless_workers_are_asked_for() -> None:

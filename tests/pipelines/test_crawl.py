@@ -28,11 +28,19 @@ PATHS = (
     + [f"/sport/story-{n}.html" for n in range(3)]
     + ["/culture/story-0.html"]
 )
+# Many groups too small to learn a template while the crawl runs: every page waits for the
+# final flush. More groups than the flush works on at once (group_flush.FINAL_FLUSH_GROUPS).
+SMALL_GROUP_PATHS = [
+    f"/group{group}/story-{2 * group + page}.html" for group in range(48) for page in range(2)
+]
+
+
+SERVED_PATHS = frozenset(PATHS) | frozenset(SMALL_GROUP_PATHS)
 
 
 class NewsPageHandler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 - the http.server API
-        if self.path not in PATHS:
+        if self.path not in SERVED_PATHS:
             self.send_error(404)
             return
         category = self.path.split("/")[1]
@@ -68,13 +76,18 @@ def news_server() -> Iterator[str]:
 
 
 def run_crawl(
-    news_server: str, database_url: str, *, timeout: float = 120, **settings: object
+    news_server: str,
+    database_url: str,
+    *,
+    timeout: float = 120,
+    paths: list[str] = PATHS,
+    **settings: object,
 ) -> str:
-    """Crawl PATHS in a subprocess; return its log."""
+    """Crawl `paths` in a subprocess; return its log."""
     command = [sys.executable, str(Path(__file__).with_name("crawl_script.py"))]
     result = subprocess.run(
         [*command, news_server, database_url,
-         json.dumps({"NEWSCRAWL_SSRF_ALLOWLIST": ["127.0.0.1"], **settings}), *PATHS],
+         json.dumps({"NEWSCRAWL_SSRF_ALLOWLIST": ["127.0.0.1"], **settings}), *paths],
         cwd=REPO_ROOT,
         env={"PYTHONPATH": str(REPO_ROOT), "PATH": "/usr/bin:/bin"},
         capture_output=True,
@@ -163,3 +176,25 @@ def test_crawl_closes_right_after_its_last_page_is_stored(
     # The last items came from the idle flush, after the engine first went idle.
     assert timing["last_item_scraped"] <= timing["last_item_done"] < timing["last_spider_idle"]
     assert timing["last_spider_idle"] <= timing["spider_closed"]
+
+
+def test_final_flush_of_many_small_groups_does_not_wait_the_batch_delay_per_group(
+    news_server: str, tmp_path: Path
+) -> None:
+    # With a long batch delay, a flush whose writes each waited for company would pay it once
+    # per round of groups (48 groups: at least 3 rounds). Once the spider is idle nothing else
+    # is coming: the last page's admission may wait one delay, the flush none.
+    delay = 2.0
+    database_url = f"sqlite:///{tmp_path / 'small-groups.db'}"
+    log = run_crawl(
+        news_server,
+        database_url,
+        paths=SMALL_GROUP_PATHS,
+        NEWSCRAWL_WRITE_BATCH_DELAY=delay,
+    )
+    timing = read_timing(log)
+    assert count_pages(database_url) == {"extracted": len(SMALL_GROUP_PATHS)}
+    assert "'newscrawl/neighbour_buffer/groups_flushed_partial': 48" in log
+    # The flush came after the last fetch (every page waited for it).
+    assert timing["last_response"] < timing["last_spider_idle"]
+    assert timing["spider_closed"] - timing["last_response"] < 2.5 * delay

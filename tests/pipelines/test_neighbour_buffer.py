@@ -188,6 +188,32 @@ def test_idle_flush_extracts_groups_that_never_filled(database_url: str) -> None
     assert chain.stat("newscrawl/neighbour_buffer/groups_flushed_single") == 1
 
 
+def test_idle_flush_reads_a_small_groups_pending_pages_once(database_url: str) -> None:
+    # A batch shorter than NEWSCRAWL_NEIGHBOURS held the group's last pending pages: reading
+    # the group again finds none, and with 100+ small groups that is 100+ queries more.
+    reads: list[str] = []
+
+    def count_pending_reads(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if "pages.status =" in statement and "ORDER BY pages.id" in statement:
+            reads.append(statement)
+
+    async def scenario(chain: PipelineChain) -> None:
+        for number in range(3):
+            await chain.process(build_page_item(SITE, "sport", number))
+        await chain.process(build_page_item(SITE, "culture", 7))
+        event.listen(chain.engine, "before_cursor_execute", count_pending_reads)
+        try:
+            with pytest.raises(DontCloseSpider):
+                chain.buffer.on_spider_idle()
+            await chain.wait_for_flushes()
+        finally:
+            event.remove(chain.engine, "before_cursor_execute", count_pending_reads)
+
+    chain = run_chain(database_url, scenario)
+    assert len(chain.stored) == 4
+    assert len(reads) == 2, reads
+
+
 def test_a_partial_template_never_counts_the_page_it_is_applied_to(database_url: str) -> None:
     # Page 1 teases page 0's lede in its sidebar: counted with page 0 itself, the lede would be
     # on every page of the two-page group, and static noise would cut it from page 0.

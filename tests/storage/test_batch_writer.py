@@ -102,6 +102,36 @@ def test_a_full_batch_goes_at_once_and_splits_the_rest(engine: Engine, commits: 
     assert commits == [1, 1]
 
 
+def test_without_delay_commits_at_once_and_still_groups_concurrent_writes(
+    engine: Engine, commits: list[int]
+) -> None:
+    # A delay no test waits for: inside the block writes must commit without it.
+    events: dict[str, int] = {}
+    writer = BatchWriter(engine, batch_size=50, delay=3600, on_event=partial(count_events, events))
+
+    async def main() -> None:
+        waiting = asyncio.ensure_future(writer.write(admit(0)))
+        await asyncio.sleep(0.05)
+        assert not waiting.done()
+        with writer.without_delay():
+            # The write already waiting for company goes now.
+            await asyncio.wait_for(waiting, timeout=30)
+            # Writes queued together share one batch, without a delay.
+            await asyncio.wait_for(
+                asyncio.gather(*(writer.write(admit(n)) for n in range(1, 6))), timeout=30
+            )
+        # After the block, writes wait for company again.
+        late = asyncio.ensure_future(writer.write(admit(6)))
+        await asyncio.sleep(0.05)
+        assert not late.done()
+        await writer.close()
+        await late
+
+    asyncio.run(main())
+    assert commits == [1, 1, 1]
+    assert events == {"delays": 2, "batches": 3, "batch_rows": 7}
+
+
 def test_a_write_returns_only_once_its_row_is_visible_elsewhere(engine: Engine) -> None:
     url = engine.url.render_as_string(hide_password=False)
     writer = BatchWriter(engine, batch_size=2, delay=3600)
