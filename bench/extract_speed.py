@@ -30,7 +30,13 @@ import lxml.html
 from newscrawl.evaluation.dataset import Dataset, read_dataset
 from newscrawl.evaluation.errors import PeerUnavailableError
 from newscrawl.evaluation.peers import PeerExtractor, load_peers
-from newscrawl.extraction import ExtractionConfig, SiteTemplate, extract, learn_static_noise
+from newscrawl.extraction import (
+    ExtractionConfig,
+    SiteTemplate,
+    compiled_loops,
+    extract,
+    learn_static_noise,
+)
 from newscrawl.extraction.builder import build_article
 from newscrawl.extraction.document import parse_document
 from newscrawl.extraction.dynamic_noise import remove_dynamic_noise
@@ -340,9 +346,13 @@ def main(argv: list[str] | None = None) -> int:
         settle=args.settle,
     )
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    reason = compiled_loops.PURE_PYTHON_REASON
+    loops = "compiled" if compiled_loops.COMPILED else f"pure Python ({reason})"
+    print(f"{'extraction loops':42} {loops}")
     print_summary(summary, peak_mib)
     if args.json is not None:
-        args.json.write_text(json.dumps({**summary, "peak_rss_mib": peak_mib}, indent=2))
+        report = {**summary, "peak_rss_mib": peak_mib, "compiled_loops": compiled_loops.COMPILED}
+        args.json.write_text(json.dumps(report, indent=2))
     if args.plot is not None:
         try:
             plot_summary(summary, args.plot)
