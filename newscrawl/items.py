@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    # Annotations only: the item module stays light for the spiders that build items.
+    from newscrawl.extraction import Article, Document, SiteTemplate
 
 
 def _now() -> datetime:
@@ -43,10 +47,10 @@ class PageItem:
     # template_includes_page: the template was learned from this page too, so static noise
     # judges the page against the others only.
     page_id: int | None = None
-    template: Any = field(default=None, repr=False)
+    template: SiteTemplate | None = field(default=None, repr=False)
     template_includes_page: bool = False
-    document: Any = field(default=None, repr=False)
+    document: Document | None = field(default=None, repr=False)
     extraction_mode: str | None = None
-    article: Any = field(default=None, repr=False)
+    article: Article | None = field(default=None, repr=False)
     stages: list[str] = field(default_factory=list)
     extraction_error: str | None = None
