@@ -16,6 +16,8 @@ SETTING_READ = re.compile(r"\.get(?:int|float|bool|list|dict)?\(\s*\"(NEWSCRAWL_
 # Absent means 0 here on purpose: crawlers built without the project settings extract inline
 # (pipelines/extraction_config.py says why); crawls get the declared default, 1.
 OWN_FALLBACK = {"NEWSCRAWL_EXTRACTION_WORKERS"}
+# Environment variables, not Scrapy settings: read at import, before any settings exist.
+ENVIRONMENT_VARIABLES = {"NEWSCRAWL_PURE_PYTHON"}
 
 
 def list_source_files() -> list[Path]:
@@ -28,9 +30,10 @@ def list_source_files() -> list[Path]:
 
 
 def find_setting_names() -> set[str]:
-    return {
+    found = {
         name for path in list_source_files() for name in SETTING_NAME.findall(path.read_text())
     }
+    return found - ENVIRONMENT_VARIABLES
 
 
 def read_settings_table() -> str:
