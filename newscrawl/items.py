@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     # Annotations only: the item module stays light for the spiders that build items.
-    from newscrawl.extraction import Article, Document, SiteTemplate
+    from newscrawl.extraction import Article, SiteTemplate
 
 
 def _now() -> datetime:
@@ -37,19 +37,16 @@ class PageItem:
     fetched_at: datetime = field(default_factory=_now)
     status: int = 200
     # Filled by the pipelines. page_id: the row in `pages` once stored. template: the group's
-    # SiteTemplate, None in single-page mode. document: the extraction Document, parsed once
-    # and shared by the stages. extraction_mode: "neighbours" or "single" once the buffer
-    # decided; re-injected items carry it and the buffer lets them through. article: the
-    # extracted Article, set by ArticleExtractionPipeline (process pool) or SqlStoragePipeline.
-    # stages: with an extraction pool (NEWSCRAWL_EXTRACTION_WORKERS > 0) the stage pipelines
-    # only list themselves here and the pool runs them. extraction_error: why the pool could
-    # not extract the page (article stays None); storage then fails the page with it.
-    # template_includes_page: the template was learned from this page too, so static noise
-    # judges the page against the others only.
+    # SiteTemplate, None in single-page mode. extraction_mode: "neighbours" or "single" once
+    # the buffer decided; re-injected items carry it and the buffer lets them through. stages:
+    # the stage pipelines list themselves here; ArticleExtractionPipeline runs them (in a
+    # worker process, or inline) and sets article: the extracted Article, or extraction_error:
+    # why there is none; storage then fails the page with it. template_includes_page: the
+    # template was learned from this page too, so static noise judges the page against the
+    # others only.
     page_id: int | None = None
     template: SiteTemplate | None = field(default=None, repr=False)
     template_includes_page: bool = False
-    document: Document | None = field(default=None, repr=False)
     extraction_mode: str | None = None
     article: Article | None = field(default=None, repr=False)
     stages: list[str] = field(default_factory=list)

@@ -1,4 +1,4 @@
-"""ArticleExtractionPipeline: extract each page in a worker process, off the reactor thread."""
+"""ArticleExtractionPipeline: extract each page in a worker process, or inline with 0 workers."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import logging
 from typing import Any, Self
 
 from scrapy.crawler import Crawler
-from scrapy.exceptions import NotConfigured
 from scrapy.statscollectors import StatsCollector
 
 from newscrawl.extraction import ExtractionConfig, SiteTemplate
@@ -38,11 +37,12 @@ logger = logging.getLogger(__name__)
 
 
 class ArticleExtractionPipeline:
-    """Runs the stages the stage pipelines deferred (`item.stages`) and build_article in a pool.
+    """Runs the stages the stage pipelines listed (`item.stages`) and build_article.
 
-    Only with NEWSCRAWL_EXTRACTION_WORKERS > 0; the page is parsed once, in the worker. The
-    Article goes on `item.article`, or the reason it could not be built on
-    `item.extraction_error`; SqlStoragePipeline stores or fails the page accordingly.
+    The one extraction path: `extract_page_job` in a pool of NEWSCRAWL_EXTRACTION_WORKERS
+    processes, or with 0 workers the same job called inline on the reactor thread. The page is
+    parsed once, there. The Article goes on `item.article`, or the reason it could not be built
+    on `item.extraction_error`; SqlStoragePipeline stores or fails the page accordingly.
     """
 
     def __init__(
@@ -55,20 +55,23 @@ class ArticleExtractionPipeline:
     ) -> None:
         self.config = config
         self.stats = stats
-        self.pool = ExtractionPool(workers, task=task, on_crash=self._count_crash)
+        self.task = task
+        # None: the jobs run inline (NEWSCRAWL_EXTRACTION_WORKERS = 0).
+        self.pool = (
+            ExtractionPool(workers, task=task, on_crash=self._count_crash) if workers else None
+        )
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
         workers = read_extraction_workers(settings)
-        if workers == 0:
-            raise NotConfigured(
-                "extraction runs inline on the reactor thread (NEWSCRAWL_EXTRACTION_WORKERS=0)"
-            )
         assert crawler.stats is not None
         return cls(workers=workers, config=build_extraction_config(settings), stats=crawler.stats)
 
     def open_spider(self) -> None:
+        if self.pool is None:
+            logger.info("Extracting articles inline (NEWSCRAWL_EXTRACTION_WORKERS = 0)")
+            return
         self.pool.start()
         logger.info(
             "Extracting articles in %d worker process(es) (%s)",
@@ -77,14 +80,15 @@ class ArticleExtractionPipeline:
         )
 
     async def close_spider(self) -> None:
-        await self.pool.close()
+        if self.pool is not None:
+            await self.pool.close()
 
     async def process_item(self, item: Any) -> Any:
         if not isinstance(item, PageItem) or item.article is not None:
             return item
         job = self._build_job(item)
         try:
-            outcome = await self.pool.run(job)
+            outcome = self.task(job) if self.pool is None else await self.pool.run(job)
         except PoolClosedError:
             # Not the page's fault: it stays pending in `pages` for the next crawl.
             raise

@@ -7,7 +7,7 @@ from newscrawl.pipelines.extraction_stage import ExtractionStagePipeline
 
 
 class DynamicNoisePipeline(ExtractionStagePipeline):
-    """Runs the dynamic-noise stage on the item's Document."""
+    """Lists the dynamic-noise stage for every page."""
 
     component = DYNAMIC_NOISE
     enabled_setting = "NEWSCRAWL_DYNAMIC_NOISE_ENABLED"

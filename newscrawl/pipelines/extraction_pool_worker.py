@@ -101,8 +101,8 @@ def watch_crawl_process(crawl_pid: int, interval: float = 1.0) -> None:
 def extract_page_job(job: ExtractionJob) -> ExtractionOutcome:
     """Parse the page once, run the requested stages in their declared order, build the article.
 
-    Mirrors the inline pipelines: a failing stage is skipped, a page that cannot be parsed or
-    built has no article and a reason.
+    The crawl's only extraction path, in a worker process or inline: a failing stage is
+    skipped, a page that cannot be parsed or built has no article and a reason.
     """
     try:
         document = parse_document(job.html, url=job.url)

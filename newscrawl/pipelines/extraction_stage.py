@@ -8,15 +8,16 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.statscollectors import StatsCollector
 
-from newscrawl.extraction import Document, ExtractionConfig, SiteTemplate
-from newscrawl.extraction.stages import StageInputs, find_stage
 from newscrawl.items import PageItem
-from newscrawl.pipelines.document_stage import run_stage
-from newscrawl.pipelines.extraction_config import build_extraction_config, read_extraction_workers
 
 
 class ExtractionStagePipeline:
-    """Runs one extraction stage on the item's Document, or lists it for the extraction pool."""
+    """Lists its stage on the item; ArticleExtractionPipeline runs the listed stages in order.
+
+    The pipeline is where a stage is switched off (its NEWSCRAWL_*_ENABLED setting) and where a
+    page it has nothing to do on is counted; the stage itself runs with the others in
+    `extract_page_job`, inline or in a worker process.
+    """
 
     # The stage's name in newscrawl.extraction.stages.STAGES, and its stats component.
     component: ClassVar[str]
@@ -24,42 +25,21 @@ class ExtractionStagePipeline:
     enabled_setting: ClassVar[str]
     description: ClassVar[str]
 
-    def __init__(
-        self, config: ExtractionConfig, stats: StatsCollector, *, deferred: bool = False
-    ) -> None:
-        self.config = config
+    def __init__(self, stats: StatsCollector) -> None:
         self.stats = stats
-        # With an extraction pool the stage only lists itself on the item; the pool runs it.
-        self.deferred = deferred
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         if not crawler.settings.getbool(cls.enabled_setting, True):
             raise NotConfigured(f"{cls.description} is off ({cls.enabled_setting})")
         assert crawler.stats is not None
-        deferred = read_extraction_workers(crawler.settings) > 0
-        return cls(build_extraction_config(crawler.settings), crawler.stats, deferred=deferred)
+        return cls(crawler.stats)
 
     def process_item(self, item: Any) -> Any:
-        if not isinstance(item, PageItem) or not self.applies_to(item):
-            return item
-        if self.deferred:
+        if isinstance(item, PageItem) and self.applies_to(item):
             item.stages.append(self.component)
-            return item
-        run_stage(
-            item,
-            lambda document: self.apply_stage(document, item),
-            component=self.component,
-            stats=self.stats,
-        )
         return item
 
     def applies_to(self, item: PageItem) -> bool:
         """Whether the stage has anything to do on this page."""
         return True
-
-    def apply_stage(self, document: Document, item: PageItem) -> None:
-        """Run the declared stage of this pipeline on the page's Document."""
-        template = item.template if isinstance(item.template, SiteTemplate) else None
-        inputs = StageInputs(template, item.title, self.config, item.template_includes_page)
-        find_stage(self.component).run(document, inputs)

@@ -1,4 +1,4 @@
-"""SqlStoragePipeline: assemble the article from the stages' work and upsert it by URL.
+"""SqlStoragePipeline: store each extracted article, upserted by URL, and close its page.
 
 Writes of concurrent items share one transaction per batch (NEWSCRAWL_WRITE_BATCH_SIZE,
 NEWSCRAWL_WRITE_BATCH_DELAY, storage/batch_writer.py); each item waits for its own commit.
@@ -18,11 +18,10 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError
 
 from newscrawl import settings as project_settings
-from newscrawl.extraction import Article, ExtractionConfig, build_article
+from newscrawl.extraction import Article, ExtractionConfig
 from newscrawl.extraction.word_tokens import count_text_words
 from newscrawl.items import PageItem
 from newscrawl.pipelines.crawl_store import CrawlStore
-from newscrawl.pipelines.document_stage import ensure_document
 from newscrawl.pipelines.errors import PageExtractionFailed, PageKeptPending
 from newscrawl.pipelines.extraction_config import build_extraction_config
 from newscrawl.pipelines.page_items import build_page_record
@@ -50,7 +49,7 @@ logger = logging.getLogger(__name__)
 
 
 class SqlStoragePipeline:
-    """Last stage: build_article, then store the article and close its page, in batches."""
+    """Last stage: store the article and close its page, in batches."""
 
     def __init__(
         self,
@@ -137,26 +136,19 @@ class SqlStoragePipeline:
             item.site, method=article.method, word_count=count_text_words(article.text)
         )
         item.article = article
-        # The tree is the biggest thing on the item; nothing after storage needs it.
-        item.document = None
         return item
 
     async def _obtain_article(self, writer: BatchWriter, item: PageItem) -> Article:
-        """The article a worker process extracted, else one built here from the stages' work."""
+        """The article ArticleExtractionPipeline extracted; without one the page fails."""
         error = item.extraction_error
         if error is not None:
             await self._fail_page(
                 writer, item, f"extraction error: {error}", SQL_STORAGE_EXTRACTION_ERRORS
             )
-        if isinstance(item.article, Article):
-            return item.article
-        try:
-            return build_article(ensure_document(item), title=item.title, config=self.config)
-        except Exception as exc:
-            logger.warning("Cannot extract %s", item.url, exc_info=True)
-            await self._fail_page(
-                writer, item, f"extraction error: {exc!r}", SQL_STORAGE_EXTRACTION_ERRORS
-            )
+        if item.article is None:
+            reason = "extraction error: no article (ArticleExtractionPipeline is not enabled)"
+            await self._fail_page(writer, item, reason, SQL_STORAGE_EXTRACTION_ERRORS)
+        return item.article
 
     async def _fail_page(
         self, writer: BatchWriter, item: PageItem, reason: str, key: str
@@ -171,7 +163,6 @@ class SqlStoragePipeline:
         except Exception as error:
             await self._handle_write_error(writer, item, error, failing=True)
         count_event(self.stats, key)
-        item.document = None
         raise PageExtractionFailed(f"{item.url}: {reason}")
 
     async def _handle_write_error(
@@ -189,7 +180,6 @@ class SqlStoragePipeline:
             describe_database_error(error),
             exc_info=error,
         )
-        item.document = None
         if not failing:
             # Mark the page failed with the reason, so that no flush takes it up again.
             reason = f"storage error: {describe_database_error(error)}"
@@ -206,7 +196,6 @@ class SqlStoragePipeline:
     async def _keep_page(self, item: PageItem, error: BaseException) -> NoReturn:
         """The database is down: a page already in `pages` stays pending, any other is spooled."""
         assert self.spooler is not None
-        item.document = None
         if item.page_id is None:
             await self.spooler.spool_page(item, error)
         self.spooler.stop_crawl(error)

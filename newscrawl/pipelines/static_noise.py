@@ -19,6 +19,6 @@ class StaticNoisePipeline(ExtractionStagePipeline):
     def applies_to(self, item: PageItem) -> bool:
         if isinstance(item.template, SiteTemplate):
             return True
-        # Single-page mode: nothing to remove; the next stage parses the page.
+        # Single-page mode: no template, nothing to remove.
         count_event(self.stats, STATIC_NOISE_SKIPPED_NO_TEMPLATE)
         return False

@@ -7,7 +7,7 @@ from newscrawl.pipelines.extraction_stage import ExtractionStagePipeline
 
 
 class TitleRelevancePipeline(ExtractionStagePipeline):
-    """Runs the title-relevance stage with the feed's or sitemap's title of the page."""
+    """Lists the title-relevance stage, which reads the feed's or sitemap's title of the page."""
 
     component = TITLE_RELEVANCE
     enabled_setting = "NEWSCRAWL_TITLE_RELEVANCE_ENABLED"

@@ -141,24 +141,25 @@ def test_pool_extracts_what_inline_extracts(tmp_path: Path, switches: dict[str, 
     for setting in switches:
         stage = setting.removeprefix("NEWSCRAWL_").removesuffix("_ENABLED").lower()
         assert pooled.stat(f"newscrawl/{stage}/applied") == 0
+    # One path: inline is the same job, run in the crawl process.
     assert pooled.stat("newscrawl/article_extraction/extracted") == 13
-    assert inline.stat("newscrawl/article_extraction/extracted") == 0
+    assert inline.stat("newscrawl/article_extraction/extracted") == 13
 
 
-def test_pool_mode_stage_pipelines_only_list_their_stage(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [0, 1])
+def test_stage_pipelines_only_list_their_stage(tmp_path: Path, workers: int) -> None:
     chain = run_chain(
         f"sqlite:///{tmp_path / 'pool.db'}",
         build_items(),
-        NEWSCRAWL_EXTRACTION_WORKERS=1,
+        NEWSCRAWL_EXTRACTION_WORKERS=workers,
         NEWSCRAWL_DYNAMIC_NOISE_ENABLED=False,
     )
     stages = {item.url: item.stages for item in chain.stored}
     lone = "http://daily.test/culture/story-40.html"
-    # The lone page has no template: the static stage skips it, as inline.
+    # The lone page has no template: the static stage skips it.
     assert stages.pop(lone) == ["title_relevance"]
     assert set(map(tuple, stages.values())) == {("static_noise", "title_relevance")}
-    # The tree never exists in the crawl process: it was built and dropped in a worker.
-    assert all(item.document is None for item in chain.stored)
+    assert chain.stat("newscrawl/static_noise/skipped_no_template") == 1
 
 
 def test_worker_crash_fails_only_its_page_and_the_crawl_goes_on(tmp_path: Path) -> None:
@@ -249,9 +250,11 @@ def test_pool_starts_its_workers_with_the_crawl_not_with_the_first_page() -> Non
     assert not [process for process in workers if process.is_alive()]
 
 
-def test_pool_pipeline_is_off_unless_workers_are_asked_for() -> None:
-    with pytest.raises(NotConfigured, match="NEWSCRAWL_EXTRACTION_WORKERS"):
-        build_from_crawler(ArticleExtractionPipeline, get_crawler())
+def test_zero_workers_extract_inline_and_a_negative_number_is_refused() -> None:
+    inline = build_from_crawler(
+        ArticleExtractionPipeline, get_crawler(settings_dict={"NEWSCRAWL_EXTRACTION_WORKERS": 0})
+    )
+    assert inline.pool is None
     with pytest.raises(NotConfigured, match="NEWSCRAWL_EXTRACTION_WORKERS"):
         build_from_crawler(
             ArticleExtractionPipeline,
@@ -260,6 +263,7 @@ def test_pool_pipeline_is_off_unless_workers_are_asked_for() -> None:
     pipeline = build_from_crawler(
         ArticleExtractionPipeline, get_crawler(settings_dict={"NEWSCRAWL_EXTRACTION_WORKERS": 3})
     )
+    assert pipeline.pool is not None
     assert pipeline.pool.workers == 3
     assert pipeline.pool.start_method in {"forkserver", "spawn"}
 
