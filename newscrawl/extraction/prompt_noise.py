@@ -1,12 +1,12 @@
 """Page furniture the block scorer may keep: dialogs, prompts, comments, related links, profiles.
 
 Consent and cookie dialogs, subscribe / sign-in / newsletter / paywall prompts, user comments,
-related links and tag lists, author profile boxes and copyright lines are long enough, and
-often prose enough, to pass for article text. They are recognised by structure, which works in
-every language: the dialog role, and class or id names (`cookie-banner`, `paywall`,
-`commentlist`, `relatedArticles`, `author-bio`). Copyright lines are recognised by the `©` sign
-or a phrase of the catalogue below. A second article appended below the target (infinite
-scroll) is a second `<article>` with its own `<h1>`.
+related links and tag lists, author profile boxes, image captions and copyright lines are long
+enough, and often prose enough, to pass for article text. They are recognised by structure,
+which works in every language: the dialog role, the `<figcaption>` tag, and class or id names
+(`cookie-banner`, `paywall`, `commentlist`, `relatedArticles`, `author-bio`). Copyright lines
+are recognised by the `©` sign or a phrase of the catalogue below. A second article appended
+below the target (infinite scroll) is a second `<article>` with its own `<h1>`.
 
 A recognised container is dropped only while article text is left outside every one of them:
 a page whose whole article sits in a container so named (a blog post's `tag-news` class) keeps
@@ -181,6 +181,10 @@ def element_noise_class(element: HtmlElement, memo: dict[str, str | None]) -> st
     """The noise class of an element by its tag, role, aria-modal, class and id, or None."""
     if element.tag == "dialog" or element.get("aria-modal") == "true":
         return "dialog"
+    # A figure's caption describes a picture, not the story. Only the tag: a class named
+    # "caption" also marks a video's description or a photo post's text (`wp-caption`).
+    if element.tag == "figcaption":
+        return "caption"
     role = element.get("role")
     if role and role.strip().lower() in _DIALOG_ROLES:
         return "dialog"

@@ -1,4 +1,4 @@
-"""Recognised page furniture: dialogs, prompts, comments, related links, profiles, copyright."""
+"""Recognised page furniture: dialogs, prompts, comments, related links, captions, copyright."""
 
 from __future__ import annotations
 
@@ -122,6 +122,45 @@ def test_a_second_story_appended_below_is_dropped() -> None:
     assert other[0] in extract(page, title="Tram line approved", config=OFF).text
     text = extract(page, title="Tram line approved").text
     assert other[0] not in text and ARTICLE[-1] in text
+
+
+CAPTIONS = [
+    f"Caption {n}: workers lay the rails of the new tram line near the old town hall on a cold "
+    f"morning in the week before the council's vote, seen from the cathedral tower {n}."
+    for n in range(1, 3)
+]
+
+
+def _figure(caption: str) -> str:
+    return f"<figure><img src='/tram.jpg' alt=''><figcaption>{caption}</figcaption></figure>"
+
+
+def test_figure_captions_beside_the_article_are_dropped() -> None:
+    paragraphs = [f"<p>{t}</p>" for t in ARTICLE]
+    body = paragraphs[:2] + [_figure(CAPTIONS[0])] + paragraphs[2:4] + [_figure(CAPTIONS[1])]
+    page = (
+        "<html><body><article><h1>Tram line approved</h1>"
+        + "".join(body + paragraphs[4:])
+        + "</article></body></html>"
+    )
+    off = ExtractionConfig(drop_prompt_noise=False, block_model=KEEP_ALL)
+    assert all(c in extract(page, title="Tram line approved", config=off).text for c in CAPTIONS)
+    text = extract(page, title="Tram line approved", config=ExtractionConfig(block_model=KEEP_ALL))
+    assert not any(c in text.text for c in CAPTIONS)
+    assert all(paragraph in text.text for paragraph in ARTICLE)
+
+
+def test_a_photo_post_keeps_captions_that_outweigh_its_text() -> None:
+    # Two lines under the pictures: the captions are the post.
+    page = (
+        "<html><body><article><h1>Tram line approved</h1>"
+        "<p>The council approved the tram line on Tuesday; our photographer was there.</p>"
+        + "".join(_figure(c) for c in CAPTIONS)
+        + "</article></body></html>"
+    )
+    config = ExtractionConfig(block_model=KEEP_ALL)
+    text = extract(page, title="Tram line approved", config=config).text
+    assert all(c in text for c in CAPTIONS)
 
 
 def test_kept_copyright_lines_are_noise() -> None:
