@@ -17,7 +17,7 @@ class ExtractionConfig:
     # Bumped when the same page and template give another article: stored templates of another
     # revision are re-learned (2: markup spacing in the walk, decoding, block selection; 3: prose
     # is never dynamic noise, the best guess also when the sure prose is a line or two; 4:
-    # figure captions are furniture).
+    # figure captions and teasers of other stories are furniture).
     revision: int = 4
 
     # Stage switches (for ablation).
@@ -82,8 +82,8 @@ class ExtractionConfig:
     # the kept blocks show far less of it, complete them from it (see `article_body`).
     use_structured_body: bool = True
     # Drop kept blocks in recognised page furniture: dialogs, consent and subscription prompts,
-    # readers' comment threads, related links, tag lists, profile boxes, figure captions,
-    # copyright lines (see `prompt_noise`).
+    # readers' comment threads, related links and teasers, tag lists, profile boxes, figure
+    # captions, copyright lines (see `prompt_noise`).
     drop_prompt_noise: bool = True
     # Put the article region's figures back among the kept blocks as `<figure><img>
     # <figcaption>` with absolute http(s) sources (see `figures`): only the HTML changes.

@@ -163,6 +163,73 @@ def test_a_photo_post_keeps_captions_that_outweigh_its_text() -> None:
     assert all(c in text for c in CAPTIONS)
 
 
+def _teasers(item: str, count: int = 4) -> str:
+    """A list of other stories: `count` items of one shape, from `item` with {n} filled in."""
+    return "<ul class='stack'>" + "".join(item.format(n=n) for n in range(count)) + "</ul>"
+
+
+TEASER = (
+    "<li class='card'><img src='/t{n}.jpg' alt=''><h3><a href='/story-{n}'>Story {n}: the "
+    "bridge over the river reopens after repairs</a></h3><p>Drivers can use it again from "
+    "Monday, the city says {n}.</p></li>"
+)
+
+
+def test_teasers_of_other_stories_are_dropped() -> None:
+    page = _page(_teasers(TEASER))
+    off = ExtractionConfig(drop_prompt_noise=False, block_model=KEEP_ALL)
+    assert "Drivers can use it again" in extract(page, title="Tram line approved", config=off).text
+    text = extract(page, title="Tram line approved", config=ExtractionConfig(block_model=KEEP_ALL))
+    assert "bridge over the river" not in text.text
+    assert "Drivers can use it again" not in text.text
+    assert all(paragraph in text.text for paragraph in ARTICLE)
+
+
+@pytest.mark.parametrize(
+    ("items", "teaser"),
+    [
+        (_teasers(TEASER), True),
+        (_teasers(TEASER, count=2), False),  # two items are no list of teasers
+        # A bare list of links: some readers count a body's reading list as the article.
+        (_teasers("<li><a href='/s{n}'>Story {n}: the bridge reopens</a></li>"), False),
+        # A body's list item: a link inside a sentence.
+        (
+            _teasers(
+                "<li>The council met on Tuesday and, as the <a href='/m'>minutes</a> show, "
+                "approved the plan for the new tram line through the old town {n}.</li>"
+            ),
+            False,
+        ),
+        (_teasers(TEASER.replace("<li", "<p").replace("</li>", "</p>")), False),
+    ],
+)
+def test_teaser_items(items: str, teaser: bool) -> None:
+    document = parse_document(f"<html><body>{items}</body></html>")
+    first = document.tree.find(".//ul")[0]
+    assert prompt_noise.is_teaser(first) is teaser
+
+
+def test_the_post_among_a_blogs_latest_posts_keeps_its_headline() -> None:
+    # The list comes first: its copy of the headline is the one kept, the <h1> a duplicate.
+    titles = ["Tram line approved", "Bridge reopens", "Market moves", "Library extends hours"]
+    latest = (
+        "<ul>"
+        + "".join(
+            f"<li class='recent'><img src='/p{n}.jpg' alt=''><a href='/p{n}'>{t}</a></li>"
+            for n, t in enumerate(titles)
+        )
+        + "</ul>"
+    )
+    page = (
+        f"<html><head><title>Tram line approved</title></head><body>{latest}"
+        "<article><h1>Tram line approved</h1>"
+        + "".join(f"<p>{t}</p>" for t in ARTICLE)
+        + "</article></body></html>"
+    )
+    text = extract(page, title="Tram line approved", config=ExtractionConfig(block_model=KEEP_ALL))
+    assert "Tram line approved" in text.text
+
+
 def test_kept_copyright_lines_are_noise() -> None:
     document = parse_document(_page("<p>© 2026 Tram Times. Tous droits réservés.</p>"))
     kept = list(range(len(document.segments)))
