@@ -82,7 +82,7 @@ class ExtractionConfig:
     # A doubted block next to a paragraph the scorer kept (at `block_threshold`), in the same
     # element or a sibling, with this many words and at least this probability, is the body's
     # continuation (see `container_fill.add_prose_neighbours`; 0 words: off).
-    fill_neighbour_words: int = 20
+    fill_neighbour_words: int = 30
     fill_neighbour_probability: float = 0.3
     # When the page's scripts hold the article body (JSON-LD `articleBody`, app page state) and
     # the kept blocks show far less of it, complete them from it (see `article_body`).

@@ -172,7 +172,10 @@ MIXED_PAGE = f"""<html><body>
 
 
 def _neighbours(
-    document: Document, features: np.ndarray, probabilities: np.ndarray, words: int = 20
+    document: Document,
+    features: np.ndarray,
+    probabilities: np.ndarray,
+    words: int = CONFIG.fill_neighbour_words,
 ) -> list[str]:
     kept = np.flatnonzero(probabilities >= 0.5).tolist()
     added = add_prose_neighbours(
@@ -202,7 +205,7 @@ def test_neighbours_the_scorer_rules_out_or_short_lines_are_not_added() -> None:
     assert _neighbours(document, features, probabilities) == LONG[:1]
     likely = {LONG[0]: 0.8, LONG[1]: 0.4}
     document, features, probabilities = _scored(MIXED_PAGE, likely)
-    assert _neighbours(document, features, probabilities, words=40) == LONG[:1]
+    assert _neighbours(document, features, probabilities, words=50) == LONG[:1]
     # A best guess (below the threshold) vouches for nothing.
     likely = {LONG[0]: 0.45, LONG[1]: 0.4}
     document, features, probabilities = _scored(MIXED_PAGE, likely)
