@@ -15,7 +15,7 @@ from newscrawl.extraction.block_features import FEATURE_NAMES, compute_block_fea
 from newscrawl.extraction.block_scorer import load_block_model
 from newscrawl.extraction.clean_html import render_clean_html
 from newscrawl.extraction.config import ExtractionConfig
-from newscrawl.extraction.container_fill import fill_article_containers
+from newscrawl.extraction.container_fill import add_prose_neighbours, fill_article_containers
 from newscrawl.extraction.descriptions import first_paragraph
 from newscrawl.extraction.document import Document, normalise_space
 from newscrawl.extraction.figures import add_article_figures
@@ -186,6 +186,18 @@ def select_blocks_by_score(
             min_mean=config.fill_min_mean,
             max_link_fraction=config.fill_link_fraction,
             max_gap=config.fill_max_gap,
+        )
+    if config.fill_neighbour_words:
+        kept = add_prose_neighbours(
+            document,
+            features,
+            probabilities,
+            kept,
+            min_paragraph_words=config.fill_paragraph_words,
+            min_words=config.fill_neighbour_words,
+            min_probability=config.fill_neighbour_probability,
+            min_anchor_probability=config.block_threshold,
+            max_link_fraction=config.fill_link_fraction,
         )
     if config.drop_duplicate_blocks:
         seen: set[str] = set()

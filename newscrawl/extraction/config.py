@@ -16,8 +16,10 @@ class ExtractionConfig:
     name: str = "default"
     # Bumped when the same page and template give another article: stored templates of another
     # revision are re-learned (2: markup spacing in the walk, decoding, block selection; 3: prose
-    # is never dynamic noise, the best guess also when the sure prose is a line or two).
-    revision: int = 3
+    # is never dynamic noise, the best guess also when the sure prose is a line or two; 4:
+    # figure captions and teasers of other stories are furniture, a sure paragraph's long
+    # prose neighbours are kept).
+    revision: int = 4
 
     # Stage switches (for ablation).
     use_static_noise: bool = True
@@ -77,12 +79,17 @@ class ExtractionConfig:
     fill_min_mean: float = 0.1  # words-weighted mean probability that makes a shape article
     fill_link_fraction: float = 0.3  # blocks with more link text are never added
     fill_max_gap: int = 40  # blocks between two paragraphs that a gap may span
+    # A doubted block next to a paragraph the scorer kept (at `block_threshold`), in the same
+    # element or a sibling, with this many words and at least this probability, is the body's
+    # continuation (see `container_fill.add_prose_neighbours`; 0 words: off).
+    fill_neighbour_words: int = 30
+    fill_neighbour_probability: float = 0.3
     # When the page's scripts hold the article body (JSON-LD `articleBody`, app page state) and
     # the kept blocks show far less of it, complete them from it (see `article_body`).
     use_structured_body: bool = True
     # Drop kept blocks in recognised page furniture: dialogs, consent and subscription prompts,
-    # readers' comment threads, related links, tag lists, profile boxes, copyright lines (see
-    # `prompt_noise`).
+    # readers' comment threads, related links and teasers, tag lists, profile boxes, figure
+    # captions, copyright lines (see `prompt_noise`).
     drop_prompt_noise: bool = True
     # Put the article region's figures back among the kept blocks as `<figure><img>
     # <figcaption>` with absolute http(s) sources (see `figures`): only the HTML changes.

@@ -211,3 +211,101 @@ def _shape(elements: list, parents: list[int], node: int) -> tuple[str, str, str
         return (str(elements[node].tag), "", "")
     element = elements[parent]
     return (str(elements[node].tag), str(element.tag), element.get("class") or "")
+
+
+def add_prose_neighbours(
+    document: Document,
+    features: np.ndarray,
+    probabilities: np.ndarray,
+    kept: list[int],
+    *,
+    min_paragraph_words: int,
+    min_words: int,
+    min_probability: float,
+    min_anchor_probability: float,
+    max_link_fraction: float,
+) -> list[int]:
+    """`kept` with the long prose blocks next to its body paragraphs in the same container.
+
+    A body written as a container's own text and a paragraph inside it, or as sibling `<div>`s,
+    has no dominant shape for the twins to widen: the scorer keeps some of its paragraphs and
+    doubts the next. A doubted block right next to a paragraph the scorer kept on its own (no
+    worded block between), in the same element or a sibling of it, is kept when it reads as a
+    paragraph: many words, few links, not noise, not marked as boilerplate beyond what the
+    paragraph is marked. The blocks so added vouch for their own next neighbour.
+    """
+    words = np.rint(np.expm1(features[:, _COLUMN["log_words"]])).astype(np.int64)
+    links = features[:, _COLUMN["link_fraction"]]
+    clean = (
+        (links <= max_link_fraction)
+        & (features[:, _COLUMN["static_fraction"]] < 0.5)
+        & (features[:, _COLUMN["dynamic_fraction"]] < 0.5)
+        & (features[:, _COLUMN["is_title"]] <= 0)
+    )
+    marks = (features[:, _COLUMN["negative_hint"]] > 0) * NEGATIVE_HINT + (
+        features[:, _COLUMN["boilerplate_ancestor"]] > 0
+    ) * BOILERPLATE_TAG
+    segments = document.segments
+    parents = document.node_parents
+    elements = document.node_elements
+    kept_set = set(kept)
+    worded = np.flatnonzero(words > 0).tolist()
+    position = {i: k for k, i in enumerate(worded)}
+
+    def near(a: int, b: int) -> bool:
+        # The same element, one inside the other's element, or siblings.
+        node_a, node_b = segments[a].node, segments[b].node
+        return (
+            node_a == node_b
+            or parents[node_b] == node_a
+            or parents[node_a] == node_b
+            or parents[node_a] == parents[node_b] >= 0
+        )
+
+    def prose(i: int) -> bool:
+        return bool(clean[i]) and elements[segments[i].node].tag not in HEADING_TAGS
+
+    added: set[int] = set()
+    # Only paragraphs the scorer kept on its own vouch for their neighbours: a best guess
+    # among doubted blocks says too little about the blocks beside it.
+    body = [
+        i
+        for i in kept
+        if words[i] >= min_paragraph_words
+        and probabilities[i] >= min_anchor_probability
+        and prose(i)
+    ]
+    for start in body:
+        for step in (1, -1):
+            current = start
+            while True:
+                k = position[current] + step
+                if not 0 <= k < len(worded):
+                    break
+                j = worded[k]
+                if (
+                    j in kept_set
+                    or j in added
+                    or words[j] < min_words
+                    or probabilities[j] < min_probability
+                    or not prose(j)
+                    or int(marks[j]) & ~int(marks[current])
+                    or not near(current, j)
+                    or not _unfigured(document, j)
+                ):
+                    break
+                added.add(j)
+                current = j
+    if not added:
+        return kept
+    return sorted(kept_set | added)
+
+
+def _unfigured(document: Document, index: int) -> bool:
+    """Whether a block lies outside every figure (its caption is not the body)."""
+    node = document.segments[index].node
+    while node >= 0:
+        if document.node_elements[node].tag in FIGURE_TAGS:
+            return False
+        node = document.node_parents[node]
+    return True

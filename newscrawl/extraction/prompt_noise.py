@@ -1,12 +1,14 @@
 """Page furniture the block scorer may keep: dialogs, prompts, comments, related links, profiles.
 
 Consent and cookie dialogs, subscribe / sign-in / newsletter / paywall prompts, user comments,
-related links and tag lists, author profile boxes and copyright lines are long enough, and
-often prose enough, to pass for article text. They are recognised by structure, which works in
-every language: the dialog role, and class or id names (`cookie-banner`, `paywall`,
-`commentlist`, `relatedArticles`, `author-bio`). Copyright lines are recognised by the `©` sign
-or a phrase of the catalogue below. A second article appended below the target (infinite
-scroll) is a second `<article>` with its own `<h1>`.
+related links and tag lists, author profile boxes, image captions and copyright lines are long
+enough, and often prose enough, to pass for article text. They are recognised by structure,
+which works in every language: the dialog role, the `<figcaption>` tag, and class or id names
+(`cookie-banner`, `paywall`, `commentlist`, `relatedArticles`, `author-bio`). Copyright lines
+are recognised by the `©` sign or a phrase of the catalogue below. A second article appended
+below the target (infinite scroll) is a second `<article>` with its own `<h1>`. Teasers of other
+stories are recognised by their shape: at least three short siblings of one tag and class, each
+a linked headline with a blurb or a picture.
 
 A recognised container is dropped only while article text is left outside every one of them:
 a page whose whole article sits in a container so named (a blog post's `tag-news` class) keeps
@@ -78,6 +80,14 @@ _COPYRIGHT_MAX_CHARS = 200
 # every paragraph marked "paywall": the gated text).
 OUTWEIGHING = frozenset({"dialog", "consent", "comments"})
 _DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
+# A teaser of another story: one of at least this many siblings of the same tag and class...
+TEASER_SIBLINGS = 3
+# ... holding at most this many characters (a headline and a blurb) ...
+TEASER_MAX_CHARS = 300
+# ... of which at least this share is link text (the headline links to the story).
+TEASER_LINK_SHARE = 0.4
+# Teasers are wrappers of a headline and a blurb: never a paragraph, heading or table cell.
+_TEASER_TAGS = frozenset({"li", "div", "article", "section", "aside", "dd", "span"})
 # Article text of at least this many characters must stay outside every recognised container.
 MIN_CLEAN_CHARS = 250
 # Except beside readers' comments, which are never the article: a headline and a line will do
@@ -181,6 +191,10 @@ def element_noise_class(element: HtmlElement, memo: dict[str, str | None]) -> st
     """The noise class of an element by its tag, role, aria-modal, class and id, or None."""
     if element.tag == "dialog" or element.get("aria-modal") == "true":
         return "dialog"
+    # A figure's caption describes a picture, not the story. Only the tag: a class named
+    # "caption" also marks a video's description or a photo post's text (`wp-caption`).
+    if element.tag == "figcaption":
+        return "caption"
     role = element.get("role")
     if role and role.strip().lower() in _DIALOG_ROLES:
         return "dialog"
@@ -193,6 +207,43 @@ def element_noise_class(element: HtmlElement, memo: dict[str, str | None]) -> st
         if found is not None:
             return found
     return None
+
+
+def is_teaser(element: HtmlElement) -> bool:
+    """Whether an element is one item of a list of teasers: short, headed by a link, repeated.
+
+    Lists of other stories (related, most read, more from the section) repeat one item shape:
+    a linked headline with a blurb or a picture. A body's own list items carry a link inside a
+    sentence, not a linked headline that is most of the item.
+    """
+    if element.tag not in _TEASER_TAGS:
+        return False
+    parent = element.getparent()
+    if parent is None:
+        return False
+    # Counted piece by piece: a long container is ruled out without copying all its text.
+    chars = 0
+    for text in element.itertext():
+        chars += _visible_chars(text)
+        if chars > TEASER_MAX_CHARS:
+            return False
+    if not chars:
+        return False
+    shape = (element.tag, element.get("class"))
+    alike = sum(1 for sibling in parent if (sibling.tag, sibling.get("class")) == shape)
+    if alike < TEASER_SIBLINGS:
+        return False
+    linked = sum(_visible_chars(a.text_content()) for a in element.iter("a") if a.get("href"))
+    # A headline and a blurb or a picture: a bare list of links (a body's reading list, which
+    # some readers count as the article) is left to the scorer.
+    return TEASER_LINK_SHARE * chars <= linked and (
+        linked < chars or next(element.iter("img", "picture"), None) is not None
+    )
+
+
+def _visible_chars(text: str) -> int:
+    """Characters of a text that are not white space."""
+    return len(text) - sum(map(str.isspace, text))
 
 
 def is_copyright_line(text: str) -> bool:
@@ -223,6 +274,25 @@ def find_noise_segments(document: Document, kept: Iterable[int]) -> set[int]:
         while node >= 0:
             wrappers.add(node)
             node = parents[node]
+    # Nor is a teaser anything that holds the headline or a copy of it: a blog lists its
+    # latest posts, this one among them, and only the first copy of a line is kept.
+    headlines = {segments[i].text for i in document.title_segments}
+    headed: set[int] = set()
+    for index in [*document.title_segments, *(i for i in kept if segments[i].text in headlines)]:
+        node = segments[index].node
+        while node >= 0 and node not in headed:
+            headed.add(node)
+            node = parents[node]
+    kinds: dict[int, str | None] = {}
+
+    def kind_of(node: int) -> str | None:
+        if node not in kinds:
+            element = elements[node]
+            found = element_noise_class(element, memo)
+            if found is None and node not in headed and is_teaser(element):
+                found = "related"
+            kinds[node] = found
+        return kinds[node]
 
     def outermost(node: int) -> int:
         chain = []
@@ -231,11 +301,7 @@ def find_noise_segments(document: Document, kept: Iterable[int]) -> set[int]:
             node = parents[node]
         found = outer.get(node, -1) if node >= 0 else -1
         for step in reversed(chain):
-            if (
-                found < 0
-                and step not in wrappers
-                and element_noise_class(elements[step], memo) is not None
-            ):
+            if found < 0 and step not in wrappers and kind_of(step) is not None:
                 found = step
             outer[step] = found
         return found
@@ -253,7 +319,6 @@ def find_noise_segments(document: Document, kept: Iterable[int]) -> set[int]:
     if containers and clean >= MIN_CLEAN_CHARS_BESIDE_COMMENTS:
         # Kept text per class: a site that marks each gated paragraph `paywall` has many small
         # containers that together outweigh the rest.
-        kinds = {node: element_noise_class(elements[node], memo) for node in containers}
         per_kind: dict[str | None, int] = {}
         for node, chars in containers.items():
             per_kind[kinds[node]] = per_kind.get(kinds[node], 0) + chars

@@ -6,7 +6,7 @@ import numpy as np
 
 from newscrawl.extraction import ExtractionConfig, extract
 from newscrawl.extraction.block_features import compute_block_features
-from newscrawl.extraction.container_fill import fill_article_containers
+from newscrawl.extraction.container_fill import add_prose_neighbours, fill_article_containers
 from newscrawl.extraction.document import Document, parse_document
 from newscrawl.extraction.prompt_noise import find_noise_segments
 
@@ -154,3 +154,59 @@ def test_a_blurb_between_two_linked_headlines_is_a_teaser_not_a_twin() -> None:
     texts = _fill(document, features, probabilities)
     assert BODY[4] in texts and BODY[5] in texts
     assert teaser not in texts
+
+
+LONG = [
+    f"Paragraph {k}: the council said on Monday that the tram plan would go ahead as agreed "
+    f"last year, and that the first trains would run through the old town in the spring."
+    for k in range(4)
+]
+# A blog's body: the post's own text, a paragraph inside it, then that paragraph's sibling
+# <div>; the sidebar's prose is in another branch.
+MIXED_PAGE = f"""<html><body>
+<div class="post">
+  <div class="post-body">{LONG[0]}<p><br>{LONG[1]}</p><div>{LONG[2]}</div></div>
+</div>
+<div class="box"><div><p>{LONG[3]}</p></div></div>
+</body></html>"""
+
+
+def _neighbours(
+    document: Document,
+    features: np.ndarray,
+    probabilities: np.ndarray,
+    words: int = CONFIG.fill_neighbour_words,
+) -> list[str]:
+    kept = np.flatnonzero(probabilities >= 0.5).tolist()
+    added = add_prose_neighbours(
+        document,
+        features,
+        probabilities,
+        kept,
+        min_paragraph_words=CONFIG.fill_paragraph_words,
+        min_words=words,
+        min_probability=CONFIG.fill_neighbour_probability,
+        min_anchor_probability=CONFIG.block_threshold,
+        max_link_fraction=CONFIG.fill_link_fraction,
+    )
+    return [document.segments[i].text for i in added]
+
+
+def test_long_prose_next_to_a_kept_paragraph_is_the_body() -> None:
+    likely = {LONG[0]: 0.8, LONG[1]: 0.4, LONG[2]: 0.35, LONG[3]: 0.45}
+    document, features, probabilities = _scored(MIXED_PAGE, likely)
+    texts = _neighbours(document, features, probabilities)
+    assert texts == LONG[:3]
+
+
+def test_neighbours_the_scorer_rules_out_or_short_lines_are_not_added() -> None:
+    likely = {LONG[0]: 0.8, LONG[1]: 0.1, LONG[2]: 0.35}
+    document, features, probabilities = _scored(MIXED_PAGE, likely)
+    assert _neighbours(document, features, probabilities) == LONG[:1]
+    likely = {LONG[0]: 0.8, LONG[1]: 0.4}
+    document, features, probabilities = _scored(MIXED_PAGE, likely)
+    assert _neighbours(document, features, probabilities, words=50) == LONG[:1]
+    # A best guess (below the threshold) vouches for nothing.
+    likely = {LONG[0]: 0.45, LONG[1]: 0.4}
+    document, features, probabilities = _scored(MIXED_PAGE, likely)
+    assert _neighbours(document, features, probabilities) == []

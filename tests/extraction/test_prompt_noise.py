@@ -1,4 +1,4 @@
-"""Recognised page furniture: dialogs, prompts, comments, related links, profiles, copyright."""
+"""Recognised page furniture: dialogs, prompts, comments, related links, captions, copyright."""
 
 from __future__ import annotations
 
@@ -122,6 +122,112 @@ def test_a_second_story_appended_below_is_dropped() -> None:
     assert other[0] in extract(page, title="Tram line approved", config=OFF).text
     text = extract(page, title="Tram line approved").text
     assert other[0] not in text and ARTICLE[-1] in text
+
+
+CAPTIONS = [
+    f"Caption {n}: workers lay the rails of the new tram line near the old town hall on a cold "
+    f"morning in the week before the council's vote, seen from the cathedral tower {n}."
+    for n in range(1, 3)
+]
+
+
+def _figure(caption: str) -> str:
+    return f"<figure><img src='/tram.jpg' alt=''><figcaption>{caption}</figcaption></figure>"
+
+
+def test_figure_captions_beside_the_article_are_dropped() -> None:
+    paragraphs = [f"<p>{t}</p>" for t in ARTICLE]
+    body = paragraphs[:2] + [_figure(CAPTIONS[0])] + paragraphs[2:4] + [_figure(CAPTIONS[1])]
+    page = (
+        "<html><body><article><h1>Tram line approved</h1>"
+        + "".join(body + paragraphs[4:])
+        + "</article></body></html>"
+    )
+    off = ExtractionConfig(drop_prompt_noise=False, block_model=KEEP_ALL)
+    assert all(c in extract(page, title="Tram line approved", config=off).text for c in CAPTIONS)
+    text = extract(page, title="Tram line approved", config=ExtractionConfig(block_model=KEEP_ALL))
+    assert not any(c in text.text for c in CAPTIONS)
+    assert all(paragraph in text.text for paragraph in ARTICLE)
+
+
+def test_a_photo_post_keeps_captions_that_outweigh_its_text() -> None:
+    # Two lines under the pictures: the captions are the post.
+    page = (
+        "<html><body><article><h1>Tram line approved</h1>"
+        "<p>The council approved the tram line on Tuesday; our photographer was there.</p>"
+        + "".join(_figure(c) for c in CAPTIONS)
+        + "</article></body></html>"
+    )
+    config = ExtractionConfig(block_model=KEEP_ALL)
+    text = extract(page, title="Tram line approved", config=config).text
+    assert all(c in text for c in CAPTIONS)
+
+
+def _teasers(item: str, count: int = 4) -> str:
+    """A list of other stories: `count` items of one shape, from `item` with {n} filled in."""
+    return "<ul class='stack'>" + "".join(item.format(n=n) for n in range(count)) + "</ul>"
+
+
+TEASER = (
+    "<li class='card'><img src='/t{n}.jpg' alt=''><h3><a href='/story-{n}'>Story {n}: the "
+    "bridge over the river reopens after repairs</a></h3><p>Drivers can use it again from "
+    "Monday, the city says {n}.</p></li>"
+)
+
+
+def test_teasers_of_other_stories_are_dropped() -> None:
+    page = _page(_teasers(TEASER))
+    off = ExtractionConfig(drop_prompt_noise=False, block_model=KEEP_ALL)
+    assert "Drivers can use it again" in extract(page, title="Tram line approved", config=off).text
+    text = extract(page, title="Tram line approved", config=ExtractionConfig(block_model=KEEP_ALL))
+    assert "bridge over the river" not in text.text
+    assert "Drivers can use it again" not in text.text
+    assert all(paragraph in text.text for paragraph in ARTICLE)
+
+
+@pytest.mark.parametrize(
+    ("items", "teaser"),
+    [
+        (_teasers(TEASER), True),
+        (_teasers(TEASER, count=2), False),  # two items are no list of teasers
+        # A bare list of links: some readers count a body's reading list as the article.
+        (_teasers("<li><a href='/s{n}'>Story {n}: the bridge reopens</a></li>"), False),
+        # A body's list item: a link inside a sentence.
+        (
+            _teasers(
+                "<li>The council met on Tuesday and, as the <a href='/m'>minutes</a> show, "
+                "approved the plan for the new tram line through the old town {n}.</li>"
+            ),
+            False,
+        ),
+        (_teasers(TEASER.replace("<li", "<p").replace("</li>", "</p>")), False),
+    ],
+)
+def test_teaser_items(items: str, teaser: bool) -> None:
+    document = parse_document(f"<html><body>{items}</body></html>")
+    first = document.tree.find(".//ul")[0]
+    assert prompt_noise.is_teaser(first) is teaser
+
+
+def test_the_post_among_a_blogs_latest_posts_keeps_its_headline() -> None:
+    # The list comes first: its copy of the headline is the one kept, the <h1> a duplicate.
+    titles = ["Tram line approved", "Bridge reopens", "Market moves", "Library extends hours"]
+    latest = (
+        "<ul>"
+        + "".join(
+            f"<li class='recent'><img src='/p{n}.jpg' alt=''><a href='/p{n}'>{t}</a></li>"
+            for n, t in enumerate(titles)
+        )
+        + "</ul>"
+    )
+    page = (
+        f"<html><head><title>Tram line approved</title></head><body>{latest}"
+        "<article><h1>Tram line approved</h1>"
+        + "".join(f"<p>{t}</p>" for t in ARTICLE)
+        + "</article></body></html>"
+    )
+    text = extract(page, title="Tram line approved", config=ExtractionConfig(block_model=KEEP_ALL))
+    assert "Tram line approved" in text.text
 
 
 def test_kept_copyright_lines_are_noise() -> None:
