@@ -8,7 +8,7 @@ from dataclasses import fields
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, bindparam, func, select, text, update
+from sqlalchemy import Engine, func, select, text, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
@@ -18,8 +18,9 @@ from newscrawl.storage.article_identity import (
     load_identities,
     resolve_identity,
 )
+from newscrawl.storage.deferred_writes import deferred_writes
 from newscrawl.storage.models import Article
-from newscrawl.storage.page_repository import PAGES, upsert_page
+from newscrawl.storage.page_repository import upsert_page
 from newscrawl.storage.records import ArticleRecord, PageRecord
 from newscrawl.storage.retry import is_transient_error
 from newscrawl.storage.text_normaliser import normalise_text
@@ -29,12 +30,6 @@ ARTICLE_UPSERT = prepare_upsert(
     Article.__table__,  # type: ignore[arg-type]
     conflict_columns=["url"],
     returning=["id"],
-)
-# Built once: building an UPDATE per article cost SQLAlchemy more than running it.
-CLOSE_PAGE = (
-    update(PAGES)
-    .where(PAGES.c.id == bindparam("page_id"))
-    .values(status="extracted", error=None, updated_at=bindparam("now"))
 )
 
 
@@ -61,7 +56,7 @@ def write_article(
     values["feed"] = article.feed
     values["content_hash"] = compute_content_hash(article.text)
     values["word_count"] = count_text_words(article.text)
-    close_page = page_id is not None
+    page_to_close = page_id
     if page_id is None and page is not None:
         page_id = upsert_page(session, page, status="extracted")
     values["page_id"] = page_id
@@ -79,9 +74,9 @@ def write_article(
         session.connection().execute(
             update(Article).where(Article.id == article_id).values(**values)
         )
-    if close_page:
-        # Core on the session's connection: nothing is loaded, no ORM objects to keep in step.
-        session.connection().execute(CLOSE_PAGE, {"page_id": page_id, "now": datetime.now(UTC)})
+    if page_to_close is not None:
+        # Closed at the commit with the batch's other pages, one executemany for them all.
+        deferred_writes(session).closed_pages[page_to_close] = datetime.now(UTC)
     return int(article_id)
 
 
