@@ -40,7 +40,7 @@ from newscrawl.stats_keys import (
     SQL_STORAGE_STORAGE_ERRORS,
     count_event,
 )
-from newscrawl.storage.article_repository import write_article
+from newscrawl.storage.article_repository import ArticleWrite
 from newscrawl.storage.batch_writer import BatchWriter
 from newscrawl.storage.page_repository import write_failed_page
 from newscrawl.storage.records import ArticleRecord
@@ -126,7 +126,7 @@ class SqlStoragePipeline:
         page = build_page_record(item) if item.page_id is None else None
         try:
             await writer.write(
-                partial(write_article, article=record, page_id=item.page_id, page=page),
+                ArticleWrite(article=record, page_id=item.page_id, page=page),
                 key=_lock_key(item),
             )
         except Exception as error:

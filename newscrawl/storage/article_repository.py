@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import Any
 
@@ -14,8 +14,11 @@ from sqlalchemy.orm import Session
 
 from newscrawl.extraction.word_tokens import count_text_words
 from newscrawl.storage.article_identity import (
+    StoredIdentity,
     choose_canonical,
     load_identities,
+    prefetch_identities,
+    remember_identity,
     resolve_identity,
 )
 from newscrawl.storage.deferred_writes import deferred_writes
@@ -45,16 +48,22 @@ def compute_content_hash(text_content: str) -> str:
 
 
 def write_article(
-    session: Session, article: ArticleRecord, *, page_id: int | None, page: PageRecord | None
+    session: Session,
+    article: ArticleRecord,
+    *,
+    page_id: int | None,
+    page: PageRecord | None,
+    content_hash: str | None = None,
 ) -> int:
     """Upsert an article and mark its page extracted, in the caller's transaction.
 
     A page that never went through the buffer (`page_id` None) is stored first, from `page`.
+    `content_hash` is the text's compute_content_hash, when the caller has it already.
     """
     # Shallow: asdict() deep-copies every list and string list of the record, per article.
     values: dict[str, Any] = {field.name: getattr(article, field.name) for field in fields(article)}
     values["feed"] = article.feed
-    values["content_hash"] = compute_content_hash(article.text)
+    values["content_hash"] = content_hash or compute_content_hash(article.text)
     values["word_count"] = count_text_words(article.text)
     page_to_close = page_id
     if page_id is None and page is not None:
@@ -74,10 +83,47 @@ def write_article(
         session.connection().execute(
             update(Article).where(Article.id == article_id).values(**values)
         )
+    # What a later article of the batch would have read back had it asked the database.
+    written = StoredIdentity(
+        int(article_id), identity.url, values["content_hash"], identity.duplicate_of
+    )
+    remember_identity(session, written)
     if page_to_close is not None:
         # Closed at the commit with the batch's other pages, one executemany for them all.
         deferred_writes(session).closed_pages[page_to_close] = datetime.now(UTC)
     return int(article_id)
+
+
+@dataclass
+class ArticleWrite:
+    """write_article for the BatchWriter: a batch of them reads its stored identities at once."""
+
+    article: ArticleRecord
+    page_id: int | None
+    page: PageRecord | None = None
+    content_hash: str | None = None
+
+    def __call__(self, session: Session) -> int:
+        return write_article(
+            session,
+            self.article,
+            page_id=self.page_id,
+            page=self.page,
+            content_hash=self.content_hash,
+        )
+
+    @staticmethod
+    def prepare_batch(session: Session, writes: Sequence[ArticleWrite]) -> None:
+        """One query for the stored identities of every article of the batch, not one each."""
+        lookups = []
+        for write in writes:
+            article = write.article
+            if write.content_hash is None:
+                # In the writer's thread, not on the reactor's.
+                write.content_hash = compute_content_hash(article.text)
+            preferred = choose_canonical(article.url, article.canonical_url)
+            lookups.append(((article.url, preferred), write.content_hash))
+        prefetch_identities(session, lookups)
 
 
 class ArticleRepository:
