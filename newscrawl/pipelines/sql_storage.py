@@ -124,18 +124,18 @@ class SqlStoragePipeline:
             )
         record = self._build_record(item, article)
         page = build_page_record(item) if item.page_id is None else None
+        # Counted once: for the quality stats here and for the row.
+        word_count = count_text_words(article.text)
         try:
             await writer.write(
-                ArticleWrite(article=record, page_id=item.page_id, page=page),
+                ArticleWrite(record, item.page_id, page, word_count=word_count),
                 key=_lock_key(item),
             )
         except Exception as error:
             await self._handle_write_error(writer, item, error)
         count_event(self.stats, SQL_STORAGE_ARTICLES_STORED)
         count_event(self.stats, SQL_STORAGE_METHOD_KEYS[article.method])
-        self.quality.count_article(
-            item.site, method=article.method, word_count=count_text_words(article.text)
-        )
+        self.quality.count_article(item.site, method=article.method, word_count=word_count)
         item.article = article
         # The tree is the biggest thing on the item; nothing after storage needs it.
         item.document = None

@@ -74,6 +74,16 @@ class PreparedUpsert:
         statement = self._statement(session)
         session.connection().execute(statement, [dict(values) for values in rows])
 
+    def execute_returning(
+        self, session: Session, rows: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[Any, ...]]:
+        """Run the upsert for every row in one executemany; its RETURNING rows, in no order."""
+        for values in rows:
+            self._check_columns(values)
+        statement = self._statement(session)
+        result = session.connection().execute(statement, [dict(values) for values in rows])
+        return [tuple(row) for row in result]
+
     def _check_columns(self, values: Mapping[str, Any]) -> None:
         if values.keys() != self.columns:
             # A missing column would be overwritten with NULL on conflict: never silently.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
@@ -9,8 +10,9 @@ import pytest
 from sqlalchemy import Engine, event, select
 from sqlalchemy.orm import Session
 
-from newscrawl.storage.article_repository import write_article
-from newscrawl.storage.models import Page, Site
+from newscrawl.storage.article_repository import ArticleWrite, write_article
+from newscrawl.storage.batch_writer import BatchWriter
+from newscrawl.storage.models import Article, Page, Site
 from newscrawl.storage.page_repository import (
     PageRepository,
     upsert_page,
@@ -65,6 +67,32 @@ def test_a_batch_of_articles_takes_two_statements_each_and_one_to_close_the_page
     assert len(sent) == 2 * BATCH + 1
     assert sum(s.startswith("UPDATE pages") for s in sent) == 1
     assert set(page_statuses(engine).values()) == {"extracted"}
+
+
+def test_a_batch_of_new_articles_is_written_in_three_statements(
+    engine: Engine, statements: list[str]
+) -> None:
+    page_ids = store_pending(engine, BATCH)
+    statements.clear()
+    writer = BatchWriter(engine, batch_size=BATCH, delay=3600)
+
+    async def main() -> list[int]:
+        writes = [
+            writer.write(ArticleWrite(article_for(number), page_id))
+            for number, page_id in enumerate(page_ids)
+        ]
+        return await asyncio.gather(*writes)
+
+    article_ids = asyncio.run(main())
+    sent = [s for s in statements if not s.startswith(("BEGIN", "SELECT 1"))]
+    # Their stored identities, their rows (one multi-row upsert), their pages closed.
+    assert [s.split()[0] for s in sent] == ["SELECT", "INSERT", "UPDATE"]
+    assert len(set(article_ids)) == BATCH
+    assert set(page_statuses(engine).values()) == {"extracted"}
+    with Session(engine) as session:
+        stored = {url: id_ for url, id_ in session.execute(select(Article.url, Article.id))}
+    assert sorted(stored.values()) == sorted(article_ids)
+    assert stored[article_for(3).url] == article_ids[3]
 
 
 def test_the_site_row_is_written_once_at_the_commit(
