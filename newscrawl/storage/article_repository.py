@@ -29,11 +29,6 @@ from newscrawl.storage.retry import is_transient_error
 from newscrawl.storage.text_normaliser import normalise_text
 from newscrawl.storage.upsert import prepare_upsert
 
-ARTICLE_UPSERT = prepare_upsert(
-    Article.__table__,  # type: ignore[arg-type]
-    conflict_columns=["url"],
-    returning=["id"],
-)
 # Several rows at once: the URL tells which id is whose (RETURNING keeps no order).
 ARTICLE_BATCH_UPSERT = prepare_upsert(
     Article.__table__,  # type: ignore[arg-type]
