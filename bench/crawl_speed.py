@@ -29,6 +29,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -112,6 +113,9 @@ class CrawlRun:
     lost: int
     command: list[str] = field(repr=False)
     log: str = ""
+    # CPU seconds (user + system) of the crawl process and the children it waited for: less
+    # sensitive than pages/s to what the other users of a shared machine run meanwhile.
+    cpu_seconds: float | None = None
 
 
 class NetworkProcess:
@@ -296,12 +300,14 @@ def run_crawl(
             command = build_profile_command(profile_to, args.profile_rate, command)
         network.reset()
         started = time.monotonic()
+        cpu_before = children_cpu_seconds()
         with log_path.open("wb") as log:
             process = subprocess.Popen(
                 command, cwd=REPO_ROOT, env=build_environment(), stdout=log, stderr=log
             )
             tree_peak = watch_process_tree(process)
         wall = time.monotonic() - started
+        cpu = children_cpu_seconds() - cpu_before
         served = network.served()["articles"]
         stats = read_stats(stats_file)
         stored = failed = pending = None
@@ -332,11 +338,18 @@ def run_crawl(
         per_page_ms=round(1000 * elapsed / done, 3) if done else float("nan"),
         peak_rss_mb=round(peak / 1e6, 1) if peak else None,
         peak_tree_rss_mb=round(tree_peak / 1e6, 1) if tree_peak else None,
+        cpu_seconds=round(cpu, 2),
         returncode=process.returncode,
         lost=network.articles - done,
         command=command,
         log=str(log_path),
     )
+
+
+def children_cpu_seconds() -> float:
+    """User and system CPU seconds of every child process waited for so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def read_tree_rss(root: int) -> int:
@@ -543,7 +556,8 @@ def print_run(run: CrawlRun) -> None:
         f"{run.mode:8} {run.store:10} pages {run.network_pages:6}  served {run.served:6}  "
         f"stored {stored:>6}  {run.pages_per_second:7.1f} pages/s  "
         f"({run.active_pages_per_second:7.1f} active)  {run.per_page_ms:6.2f} ms/page  "
-        f"elapsed {run.elapsed_seconds:6.1f} s  RSS {rss} MB{flag}",
+        f"elapsed {run.elapsed_seconds:6.1f} s  CPU {run.cpu_seconds or 0:5.1f} s  "
+        f"RSS {rss} MB{flag}",
         flush=True,
     )
 

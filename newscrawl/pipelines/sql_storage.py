@@ -39,7 +39,7 @@ from newscrawl.stats_keys import (
     SQL_STORAGE_STORAGE_ERRORS,
     count_event,
 )
-from newscrawl.storage.article_repository import write_article
+from newscrawl.storage.article_repository import ArticleWrite
 from newscrawl.storage.batch_writer import BatchWriter
 from newscrawl.storage.page_repository import write_failed_page
 from newscrawl.storage.records import ArticleRecord
@@ -123,18 +123,18 @@ class SqlStoragePipeline:
             )
         record = self._build_record(item, article)
         page = build_page_record(item) if item.page_id is None else None
+        # Counted once: for the quality stats here and for the row.
+        word_count = count_text_words(article.text)
         try:
             await writer.write(
-                partial(write_article, article=record, page_id=item.page_id, page=page),
+                ArticleWrite(record, item.page_id, page, word_count=word_count),
                 key=_lock_key(item),
             )
         except Exception as error:
             await self._handle_write_error(writer, item, error)
         count_event(self.stats, SQL_STORAGE_ARTICLES_STORED)
         count_event(self.stats, SQL_STORAGE_METHOD_KEYS[article.method])
-        self.quality.count_article(
-            item.site, method=article.method, word_count=count_text_words(article.text)
-        )
+        self.quality.count_article(item.site, method=article.method, word_count=word_count)
         item.article = article
         return item
 

@@ -10,14 +10,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
 from sqlalchemy import bindparam, or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, SessionTransaction
 
 from newscrawl.categories import site_from_url
 from newscrawl.storage.models import Article
+from newscrawl.storage.text_normaliser import normalise_text
 
 
 @dataclass(frozen=True)
@@ -98,16 +100,93 @@ LOAD_IDENTITIES = select(
 )
 
 
+LOAD_BATCH_IDENTITIES = select(
+    Article.id, Article.url, Article.content_hash, Article.duplicate_of
+).where(
+    or_(
+        Article.url.in_(bindparam("urls", expanding=True)),
+        Article.content_hash.in_(bindparam("content_hashes", expanding=True)),
+    )
+)
+# session.info key: the IdentityCache of the session's current transaction.
+IDENTITY_CACHE_KEY = "newscrawl.identity_cache"
+
+
+@dataclass
+class IdentityCache:
+    """The stored identities at the URLs and texts of a batch's articles, read once for the
+    batch and kept up to date with what the batch writes, so that each article is resolved
+    against what its own query would have returned."""
+
+    transaction: SessionTransaction
+    # The URLs (in the stored form) and texts whose rows are all in `rows`.
+    urls: set[str]
+    content_hashes: set[str]
+    rows: dict[int, StoredIdentity] = field(default_factory=dict)
+
+    def covers(self, urls: Iterable[str], content_hash: str) -> bool:
+        return content_hash in self.content_hashes and all(url in self.urls for url in urls)
+
+    def select(self, urls: set[str], content_hash: str) -> list[StoredIdentity]:
+        return [
+            row for row in self.rows.values() if row.url in urls or row.content_hash == content_hash
+        ]
+
+
+def prefetch_identities(session: Session, lookups: Iterable[tuple[Iterable[str], str]]) -> None:
+    """Read the stored identities of every (URLs, content hash) lookup of a batch at once."""
+    urls = {normalise_text(url) for lookup_urls, _ in lookups for url in lookup_urls}
+    content_hashes = {content_hash for _, content_hash in lookups}
+    if not content_hashes:
+        return
+    connection = session.connection()
+    rows = connection.execute(
+        LOAD_BATCH_IDENTITIES,
+        {"urls": sorted(urls), "content_hashes": sorted(content_hashes)},
+    )
+    transaction = session.get_transaction()
+    assert transaction is not None
+    cache = IdentityCache(transaction, urls, content_hashes)
+    for row in rows:
+        cache.rows[row.id] = StoredIdentity(*row)
+    session.info[IDENTITY_CACHE_KEY] = cache
+
+
+def remember_identity(session: Session, row: StoredIdentity) -> None:
+    """Record a row this transaction has just written in its batch's identity cache."""
+    cache = _identity_cache(session)
+    if cache is None:
+        return
+    row = StoredIdentity(row.id, normalise_text(row.url), row.content_hash, row.duplicate_of)
+    for stale in [key for key, kept in cache.rows.items() if kept.url == row.url]:
+        del cache.rows[stale]
+    cache.rows[row.id] = row
+    # Its URL and text are known now, whatever the batch read at first.
+    cache.urls.add(row.url)
+
+
 def load_identities(
     session: Session, urls: list[str], content_hash: str
 ) -> list[StoredIdentity]:
     """The stored articles at any of `urls` or with the given text."""
+    cache = _identity_cache(session)
+    if cache is not None:
+        keys = {normalise_text(url) for url in urls}
+        if cache.covers(keys, content_hash):
+            return cache.select(keys, content_hash)
     # Core on the session's connection, one statement built once: per article stored, the
     # ORM path cost more than the query.
     rows = session.connection().execute(
         LOAD_IDENTITIES, {"urls": urls, "content_hash": content_hash}
     )
     return [StoredIdentity(*row) for row in rows]
+
+
+def _identity_cache(session: Session) -> IdentityCache | None:
+    cache = session.info.get(IDENTITY_CACHE_KEY)
+    if not isinstance(cache, IdentityCache) or cache.transaction is not session.get_transaction():
+        return None
+    return cache
 
 
 def _is_better(url: str, other: str, canonical_url: str | None) -> bool:

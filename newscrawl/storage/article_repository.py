@@ -4,37 +4,36 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import fields
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, bindparam, func, select, text, update
+from sqlalchemy import Engine, func, select, text, update
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, SessionTransaction
 
 from newscrawl.extraction.word_tokens import count_text_words
 from newscrawl.storage.article_identity import (
+    StoredIdentity,
     choose_canonical,
     load_identities,
+    prefetch_identities,
+    remember_identity,
     resolve_identity,
 )
+from newscrawl.storage.deferred_writes import deferred_writes
 from newscrawl.storage.models import Article
-from newscrawl.storage.page_repository import PAGES, upsert_page
+from newscrawl.storage.page_repository import upsert_page
 from newscrawl.storage.records import ArticleRecord, PageRecord
 from newscrawl.storage.retry import is_transient_error
 from newscrawl.storage.text_normaliser import normalise_text
 from newscrawl.storage.upsert import prepare_upsert
 
-ARTICLE_UPSERT = prepare_upsert(
+# Several rows at once: the URL tells which id is whose (RETURNING keeps no order).
+ARTICLE_BATCH_UPSERT = prepare_upsert(
     Article.__table__,  # type: ignore[arg-type]
     conflict_columns=["url"],
-    returning=["id"],
-)
-# Built once: building an UPDATE per article cost SQLAlchemy more than running it.
-CLOSE_PAGE = (
-    update(PAGES)
-    .where(PAGES.c.id == bindparam("page_id"))
-    .values(status="extracted", error=None, updated_at=bindparam("now"))
+    returning=["id", "url"],
 )
 
 
@@ -50,39 +49,152 @@ def compute_content_hash(text_content: str) -> str:
 
 
 def write_article(
-    session: Session, article: ArticleRecord, *, page_id: int | None, page: PageRecord | None
+    session: Session,
+    article: ArticleRecord,
+    *,
+    page_id: int | None,
+    page: PageRecord | None,
+    content_hash: str | None = None,
 ) -> int:
     """Upsert an article and mark its page extracted, in the caller's transaction.
 
     A page that never went through the buffer (`page_id` None) is stored first, from `page`.
+    `content_hash` is the text's compute_content_hash, when the caller has it already.
     """
-    # Shallow: asdict() deep-copies every list and string list of the record, per article.
-    values: dict[str, Any] = {field.name: getattr(article, field.name) for field in fields(article)}
-    values["feed"] = article.feed
-    values["content_hash"] = compute_content_hash(article.text)
-    values["word_count"] = count_text_words(article.text)
-    close_page = page_id is not None
-    if page_id is None and page is not None:
-        page_id = upsert_page(session, page, status="extracted")
-    values["page_id"] = page_id
-    preferred = choose_canonical(article.url, article.canonical_url)
-    identity = resolve_identity(
-        article.url, article.canonical_url, values["content_hash"],
-        load_identities(session, list({article.url, preferred}), values["content_hash"]),
-    )
-    values["url"] = identity.url
-    values["duplicate_of"] = identity.duplicate_of
-    if identity.row_id is None:
-        article_id = ARTICLE_UPSERT.execute(session, values).scalar_one()
-    else:
-        article_id = identity.row_id
-        session.connection().execute(
-            update(Article).where(Article.id == article_id).values(**values)
+    return ArticleWrite(article, page_id, page, content_hash=content_hash)(session)
+
+
+@dataclass
+class ArticleWrite:
+    """write_article for the BatchWriter: a batch of them is stored together
+    (`prepare_batch`), then each write closes its page and returns its article's id."""
+
+    article: ArticleRecord
+    page_id: int | None
+    page: PageRecord | None = None
+    content_hash: str | None = None
+    word_count: int | None = None
+    # Set by store_articles: the row's id, and the transaction that wrote it.
+    article_id: int | None = None
+    stored_in: SessionTransaction | None = field(default=None, repr=False)
+
+    def __call__(self, session: Session) -> int:
+        if self.article_id is None or self.stored_in is not session.get_transaction():
+            # Not stored with a batch in this transaction: alone, then.
+            store_articles(session, [self])
+        assert self.article_id is not None
+        if self.page_id is not None:
+            # Closed at the commit with the batch's other pages, one executemany for them all.
+            deferred_writes(session).closed_pages[self.page_id] = datetime.now(UTC)
+        return self.article_id
+
+    @staticmethod
+    def prepare_batch(session: Session, writes: Sequence[ArticleWrite]) -> None:
+        """Store the batch's articles: see store_articles."""
+        store_articles(session, writes)
+
+
+def store_articles(session: Session, writes: Sequence[ArticleWrite]) -> None:
+    """Upsert the articles of `writes`, in order, and set each write's `article_id`.
+
+    One query reads the stored identities of them all; new articles are inserted together,
+    one multi-row upsert, except that an article whose URL or text is also that of a new
+    article before it waits for that one to be written, so that each is resolved against what
+    one-by-one writes would have stored before it. A page not yet stored is stored first.
+    """
+    values_of: list[dict[str, Any]] = []
+    lookups: list[tuple[tuple[str, str], str]] = []
+    for write in writes:
+        article = write.article
+        write.article_id = None
+        if write.content_hash is None:
+            # In the writer's thread, not on the reactor's.
+            write.content_hash = compute_content_hash(article.text)
+        if write.word_count is None:
+            write.word_count = count_text_words(article.text)
+        # Shallow: asdict() deep-copies every list and string list of the record, per article.
+        values = {column.name: getattr(article, column.name) for column in fields(article)}
+        values["feed"] = article.feed
+        values["content_hash"] = write.content_hash
+        values["word_count"] = write.word_count
+        values_of.append(values)
+        preferred = choose_canonical(article.url, article.canonical_url)
+        lookups.append(((article.url, preferred), write.content_hash))
+    prefetch_identities(session, lookups)
+    transaction = session.get_transaction()
+    for write in writes:
+        write.stored_in = transaction
+    pending = PendingArticles()
+    for write, values, ((url, preferred), content_hash) in zip(
+        writes, values_of, lookups, strict=True
+    ):
+        page_id = write.page_id
+        if page_id is None and write.page is not None:
+            page_id = upsert_page(session, write.page, status="extracted")
+        values["page_id"] = page_id
+        keys = {normalise_text(url), normalise_text(preferred)}
+        if pending.concerns(keys, content_hash):
+            pending.insert(session)
+        identity = resolve_identity(
+            url, write.article.canonical_url, content_hash,
+            load_identities(session, list({url, preferred}), content_hash),
         )
-    if close_page:
-        # Core on the session's connection: nothing is loaded, no ORM objects to keep in step.
-        session.connection().execute(CLOSE_PAGE, {"page_id": page_id, "now": datetime.now(UTC)})
-    return int(article_id)
+        values["url"] = identity.url
+        values["duplicate_of"] = identity.duplicate_of
+        if identity.row_id is None:
+            pending.add(write, values)
+            continue
+        # Rows are written in the batch's order: the new ones before this one go first.
+        pending.insert(session)
+        session.connection().execute(
+            update(Article).where(Article.id == identity.row_id).values(**values)
+        )
+        write.article_id = identity.row_id
+        remember_identity(
+            session,
+            StoredIdentity(identity.row_id, identity.url, content_hash, identity.duplicate_of),
+        )
+    pending.insert(session)
+
+
+@dataclass
+class PendingArticles:
+    """New articles of a batch not inserted yet: one multi-row upsert for them all."""
+
+    writes: list[tuple[ArticleWrite, dict[str, Any]]] = field(default_factory=list)
+    # The stored forms of their URLs, and their texts' hashes.
+    urls: set[str] = field(default_factory=set)
+    content_hashes: set[str] = field(default_factory=set)
+
+    def concerns(self, urls: set[str], content_hash: str) -> bool:
+        """Whether a lookup of `urls` or `content_hash` would find one of these rows."""
+        return content_hash in self.content_hashes or not self.urls.isdisjoint(urls)
+
+    def add(self, write: ArticleWrite, values: dict[str, Any]) -> None:
+        self.writes.append((write, values))
+        self.urls.add(normalise_text(values["url"]))
+        self.content_hashes.add(values["content_hash"])
+
+    def insert(self, session: Session) -> None:
+        """Upsert the pending rows (executemany: SQLAlchemy sends one multi-row INSERT)."""
+        if not self.writes:
+            return
+        result = ARTICLE_BATCH_UPSERT.execute_returning(
+            session, [values for _, values in self.writes]
+        )
+        ids = {url: article_id for article_id, url in result}
+        for write, values in self.writes:
+            url = normalise_text(values["url"])
+            write.article_id = int(ids[url])
+            remember_identity(
+                session,
+                StoredIdentity(
+                    write.article_id, url, values["content_hash"], values["duplicate_of"]
+                ),
+            )
+        self.writes.clear()
+        self.urls.clear()
+        self.content_hashes.clear()
 
 
 class ArticleRepository:

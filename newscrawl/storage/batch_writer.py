@@ -1,6 +1,8 @@
 """BatchWriter: commits the writes of concurrent coroutines together, one transaction per batch.
 
-A write is a function of a Session (e.g. `write_article`). Writes wait until
+A write is a function of a Session (e.g. `write_admission`); one with a `prepare_batch(session,
+writes)` attribute (e.g. `ArticleWrite`) also gets the batch's writes of its kind first, in the
+transaction, to read at once what each would read alone. Writes wait until
 `batch_size` of them are queued or `delay` seconds after the first one, then the whole batch
 runs in a worker thread in one transaction, retried whole on transient errors
 (storage/retry.py). On SQLite one batch commits at a time: concurrent transactions of one
@@ -192,11 +194,23 @@ class BatchWriter:
     def _commit_writes(self, writes: list[Write]) -> list[Any]:
         """Runs in a worker thread: every write in one transaction."""
         with Session(self.engine) as session, session.begin():
+            prepare_batch(session, writes)
             return [write(session) for write in writes]
 
     def _count(self, event: str, count: int) -> None:
         if self.on_event is not None:
             self.on_event(event, count)
+
+
+def prepare_batch(session: Session, writes: list[Write]) -> None:
+    """Let writes of one kind read together what each would read alone (`prepare_batch`)."""
+    kinds: dict[Callable[[Session, list[Any]], None], list[Write]] = {}
+    for write in writes:
+        prepare = getattr(write, "prepare_batch", None)
+        if prepare is not None:
+            kinds.setdefault(prepare, []).append(write)
+    for prepare, group in kinds.items():
+        prepare(session, group)
 
 
 def _set_result(future: asyncio.Future[Any], result: Any) -> None:

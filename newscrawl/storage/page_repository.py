@@ -11,7 +11,8 @@ from sqlalchemy import Engine, Row, Select, Table, bindparam, func, select, text
 from sqlalchemy.orm import Session
 
 from newscrawl.storage.compression import BODY_COMPRESSION, compress_body, decompress_body
-from newscrawl.storage.models import Feed, Page, Site, Template
+from newscrawl.storage.deferred_writes import deferred_writes, flush_closed_pages
+from newscrawl.storage.models import Feed, Page, Template
 from newscrawl.storage.records import (
     Admission,
     LearnedTemplate,
@@ -33,11 +34,6 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-SITE_UPSERT = prepare_upsert(
-    Site.__table__,  # type: ignore[arg-type]
-    conflict_columns=["name"],
-    update_columns=["last_seen_at"],
-)
 FEED_UPSERT = prepare_upsert(
     Feed.__table__,  # type: ignore[arg-type]
     conflict_columns=["url"],
@@ -76,23 +72,26 @@ def _build_group_count(*conditions: Any) -> Select[int]:
     return select(func.count()).select_from(inner.subquery())
 
 
-# session.info key: the site and feed rows upserted by the session's current transaction.
-ROWS_WRITTEN_KEY = "newscrawl.rows_written"
+def _with_pages_since(statement: Select[Any]) -> Select[Any]:
+    """`statement` on the templates row, with at most :limit pages of the group stored after
+    the template's newest one: the template and its age in one round trip, not two."""
+    inner = (
+        select(PAGES.c.id)
+        .where(
+            PAGES.c.group_key == bindparam("group_key"),
+            PAGES.c.id > TEMPLATES.c.last_page_id,
+        )
+        .limit(bindparam("limit"))
+        .correlate(TEMPLATES)
+    )
+    since = select(func.count()).select_from(inner.subquery()).scalar_subquery()
+    return statement.add_columns(since.label(PAGES_SINCE))
 
+
+PAGES_SINCE = "pages_since"
 COUNT_PENDING = _build_group_count(PAGES.c.status == "pending")
-COUNT_SINCE = _build_group_count(PAGES.c.id > bindparam("after_id"))
-
-
-def _rows_written_in_transaction(session: Session) -> set[tuple[str, str]]:
-    """The (table, key) rows this transaction of `session` has upserted already."""
-    session.connection()  # begins the transaction, if none has begun yet
-    transaction = session.get_transaction()
-    kept = session.info.get(ROWS_WRITTEN_KEY)
-    if kept is None or kept[0] is not transaction:
-        # A new transaction: what an earlier one wrote may have been rolled back.
-        kept = session.info[ROWS_WRITTEN_KEY] = (transaction, set())
-    written: set[tuple[str, str]] = kept[1]
-    return written
+TEMPLATE_STATE_SINCE = _with_pages_since(TEMPLATE_STATE)
+TEMPLATE_ROW_SINCE = _with_pages_since(TEMPLATE_ROW)
 
 
 def upsert_page(
@@ -100,14 +99,12 @@ def upsert_page(
 ) -> int:
     """Store a page (and its site and feed) by URL and return its id; a re-crawl overwrites it."""
     now = _now()
-    written = _rows_written_in_transaction(session)
-    # A batch of pages shares a few sites and feeds: each row once per transaction, because on
-    # PostgreSQL every update of the site row waits for the lock of any other batch holding it.
-    if ("site", page.site) not in written:
-        SITE_UPSERT.execute(
-            session, {"name": page.site, "first_seen_at": now, "last_seen_at": now}
-        )
-        written.add(("site", page.site))
+    deferred = deferred_writes(session)
+    # A batch of pages shares a few sites and feeds: each row once per transaction. The site
+    # row is upserted at the commit (storage/deferred_writes.py), with the first page's time,
+    # so that concurrent batches do not queue for its lock.
+    deferred.sites.setdefault(page.site, now)
+    written = deferred.written
     if page.feed_url and ("feed", page.feed_url) not in written:
         FEED_UPSERT.execute(
             session,
@@ -138,7 +135,10 @@ def upsert_page(
         "error": None if error is None else error[:MAX_ERROR_CHARS],
         "updated_at": now,
     }
-    return int(PAGE_UPSERT.execute(session, values).scalar_one())
+    page_id = int(PAGE_UPSERT.execute(session, values).scalar_one())
+    # The row now has this write's status, not that of a close deferred before it.
+    deferred.closed_pages.pop(page_id, None)
+    return page_id
 
 
 def write_admission(
@@ -156,24 +156,20 @@ def write_admission(
     """
     page_id = upsert_page(session, page)
     connection = session.connection()
-    key = {"group_key": page.group_key}
-    state = connection.execute(TEMPLATE_STATE, key).one_or_none()
-    if state is None:
-        pending = connection.execute(COUNT_PENDING, {**key, "limit": count_limit}).scalar_one()
-        return Admission(page_id, None, int(pending), 0)
-    if (page.group_key, state.learned_at) in known_templates:
-        template = TemplateRecord(template=None, **state._mapping)
-    else:
+    key = {"group_key": page.group_key, "limit": count_limit}
+    state = connection.execute(TEMPLATE_STATE_SINCE, key).one_or_none()
+    if state is not None and (page.group_key, state.learned_at) not in known_templates:
         # A version the caller does not hold (new, or re-learned by another worker): with its blob.
-        row = connection.execute(TEMPLATE_ROW, key).one_or_none()
-        if row is None:
-            pending = connection.execute(COUNT_PENDING, {**key, "limit": count_limit}).scalar_one()
-            return Admission(page_id, None, int(pending), 0)
-        template = TemplateRecord(**row._mapping)
-    since = connection.execute(
-        COUNT_SINCE, {**key, "after_id": template.last_page_id, "limit": count_limit}
-    ).scalar_one()
-    return Admission(page_id, template, 0, int(since))
+        state = connection.execute(TEMPLATE_ROW_SINCE, key).one_or_none()
+    if state is None:
+        # Pages closed by this transaction must not count as pending.
+        flush_closed_pages(session)
+        pending = connection.execute(COUNT_PENDING, key).scalar_one()
+        return Admission(page_id, None, int(pending), 0)
+    fields = dict(state._mapping)
+    since = fields.pop(PAGES_SINCE)
+    fields.setdefault("template", None)
+    return Admission(page_id, TemplateRecord(**fields), 0, int(since))
 
 
 def write_failed_page(
@@ -184,6 +180,8 @@ def write_failed_page(
         if page is None:
             raise ValueError("a failed page needs its page_id or its record")
         return upsert_page(session, page, status="failed", error=reason)
+    # The page fails after an article closed it earlier in this transaction: it ends failed.
+    deferred_writes(session).closed_pages.pop(page_id, None)
     session.connection().execute(
         FAIL_PAGE, {"page_id": page_id, "reason": reason[:MAX_ERROR_CHARS], "now": _now()}
     )

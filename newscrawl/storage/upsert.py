@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,18 +60,44 @@ class PreparedUpsert:
 
     def execute(self, session: Session, values: Mapping[str, Any]) -> Any:
         """Run the upsert with `values` (every column of the row) and return its result."""
+        self._check_columns(values)
+        statement = self._statement(session)
+        # Core on the session's connection: the ORM execute path costs more than the insert.
+        return session.connection().execute(statement, dict(values))
+
+    def execute_many(self, session: Session, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Run the upsert for every row (each with every column) in one executemany."""
+        if not rows:
+            return
+        for values in rows:
+            self._check_columns(values)
+        statement = self._statement(session)
+        session.connection().execute(statement, [dict(values) for values in rows])
+
+    def execute_returning(
+        self, session: Session, rows: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[Any, ...]]:
+        """Run the upsert for every row in one executemany; its RETURNING rows, in no order."""
+        for values in rows:
+            self._check_columns(values)
+        statement = self._statement(session)
+        result = session.connection().execute(statement, [dict(values) for values in rows])
+        return [tuple(row) for row in result]
+
+    def _check_columns(self, values: Mapping[str, Any]) -> None:
         if values.keys() != self.columns:
             # A missing column would be overwritten with NULL on conflict: never silently.
             raise ValueError(
                 f"upsert into {self.table.name} needs exactly the columns"
                 f" {sorted(self.columns)}, not {sorted(values)}"
             )
+
+    def _statement(self, session: Session) -> Executable:
         dialect = session.get_bind().dialect.name
         statement = self.statements.get(dialect)
         if statement is None:
             raise ValueError(f"upserts are not supported on {dialect!r} databases")
-        # Core on the session's connection: the ORM execute path costs more than the insert.
-        return session.connection().execute(statement, dict(values))
+        return statement
 
 
 def prepare_upsert(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sqlalchemy import Engine, select, text
+from sqlalchemy import Engine, event, select, text
 from sqlalchemy.orm import Session
 
 from newscrawl.categories import site_from_url
@@ -14,7 +14,8 @@ from newscrawl.storage.article_identity import (
     choose_canonical,
     resolve_identity,
 )
-from newscrawl.storage.article_repository import ArticleRepository
+from newscrawl.storage.article_repository import ArticleRepository, ArticleWrite
+from newscrawl.storage.batch_writer import prepare_batch
 from newscrawl.storage.models import Article
 from tests.storage.test_repositories import make_article, make_page
 
@@ -119,3 +120,71 @@ def test_recrawled_url_keeps_its_row_and_its_link(engine: Engine) -> None:
         (original, "http://news.test/world/x.html", None),
         (copy, "http://wire.test/stories/123.html", original),
     ]
+
+
+# (URL, canonical URL, text): query variants, canonical URLs, copies and re-crawls, in one order.
+MIXED_BATCH = [
+    ("http://news.test/world/x.html?src=rss", None, STORY),
+    ("http://news.test/world/x.html", None, STORY),
+    ("http://news.test/world/x.html?src=rss", None, STORY),
+    ("http://wire.test/stories/123.html", None, STORY),
+    ("http://news.test/world/y.html?src=rss", "http://news.test/world/y.html", OTHER),
+    ("http://news.test/amp/y.html", "http://news.test/world/y.html", OTHER),
+    ("http://news.test/world/y.html", "http://news.test/world/y.html", OTHER + " Updated."),
+    ("http://other.test/harbour.html", None, STORY),
+    ("http://wire.test/stories/123.html", None, STORY),
+    ("http://news.test/world/list.html?page=2", None, OTHER),
+]
+
+
+def batch_writes(entries: list[tuple[str, str | None, str]]) -> list[ArticleWrite]:
+    writes = []
+    for number, (url, canonical, body) in enumerate(entries):
+        page = replace(make_page(number), url=f"{url}#fetch-{number}", site=site_from_url(url))
+        article = replace(
+            make_article(url, title="Harbour", text=body),
+            canonical_url=canonical,
+            site=site_from_url(url),
+        )
+        writes.append(ArticleWrite(article=article, page_id=None, page=page))
+    return writes
+
+
+def stored_articles(engine: Engine) -> set[tuple[str, str, str | None]]:
+    """(URL, text hash, URL of the original) of every article: ids differ between runs."""
+    with Session(engine) as session:
+        columns = (Article.id, Article.url, Article.content_hash, Article.duplicate_of)
+        rows = session.execute(select(*columns)).all()
+    urls = {row.id: row.url for row in rows}
+    return {(row.url, row.content_hash, urls.get(row.duplicate_of)) for row in rows}
+
+
+def test_a_batch_reads_its_identities_once_and_stores_what_one_by_one_stores(
+    engine: Engine,
+) -> None:
+    for write in batch_writes(MIXED_BATCH):
+        with Session(engine) as session, session.begin():
+            write(session)
+    one_by_one = stored_articles(engine)
+    with engine.begin() as connection:
+        connection.execute(text("DELETE FROM articles"))
+        connection.execute(text("DELETE FROM pages"))
+    reads: list[str] = []
+
+    def record(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        if statement.startswith("SELECT") and "FROM articles" in statement:
+            reads.append(statement)
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        writes = batch_writes(MIXED_BATCH)
+        with Session(engine) as session, session.begin():
+            prepare_batch(session, list(writes))
+            for write in writes:
+                write(session)
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    assert stored_articles(engine) == one_by_one
+    assert len(one_by_one) == 5
+    # One query for the batch, none per article.
+    assert len(reads) == 1
