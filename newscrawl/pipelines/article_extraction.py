@@ -127,7 +127,7 @@ class ArticleExtractionPipeline:
         )
 
     def _count_stages(self, item: PageItem, outcome: ExtractionOutcome) -> None:
-        """Count each stage as its pipeline does inline, so the stats keep their meaning."""
+        """Count each stage's outcome under its stats keys: applied, failed, unparsable."""
         for stage in outcome.stages:
             count_event(self.stats, STAGE_KEYS[stage.stage][stage.event])
             if stage.event == "failed":
