@@ -51,7 +51,8 @@ ITEM_PIPELINES = {
     "newscrawl.pipelines.static_noise.StaticNoisePipeline": 200,
     "newscrawl.pipelines.dynamic_noise.DynamicNoisePipeline": 300,
     "newscrawl.pipelines.title_relevance.TitleRelevancePipeline": 400,
-    # Only with NEWSCRAWL_EXTRACTION_WORKERS > 0: runs the stages above in worker processes.
+    # Runs the stages listed above and builds the article: in NEWSCRAWL_EXTRACTION_WORKERS
+    # worker processes, or inline with 0.
     "newscrawl.pipelines.article_extraction.ArticleExtractionPipeline": 800,
     "newscrawl.pipelines.sql_storage.SqlStoragePipeline": 900,
 }

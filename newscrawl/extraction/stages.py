@@ -1,7 +1,7 @@
 """The extraction stages, declared once in the order they run, and `run_stages`.
 
-`extract()`, the extraction worker and the inline stage pipelines all run stages from here, so
-the order and the switches live in one place. A stage's name is also its stats component
+`extract()` and the crawl's `extract_page_job` (in a worker process or inline) run stages from
+here, so the order and the switches live in one place. A stage's name is also its stats component
 (`newscrawl/<name>/<event>`) and the name the stage pipelines list on an item.
 """
 
@@ -90,13 +90,6 @@ STAGES: tuple[Stage, ...] = (
 )
 STAGE_ORDER: tuple[str, ...] = tuple(stage.name for stage in STAGES)
 
-
-def find_stage(name: str, stages: Sequence[Stage] = STAGES) -> Stage:
-    """The declared stage of this name."""
-    for stage in stages:
-        if stage.name == name:
-            return stage
-    raise KeyError(f"no extraction stage named {name!r}")
 
 
 def run_stages(

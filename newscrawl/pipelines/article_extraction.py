@@ -98,7 +98,7 @@ class ArticleExtractionPipeline:
             return item
         except Exception as exc:
             # E.g. a page that cannot be pickled: fail the page, not the crawl.
-            logger.warning("Cannot extract %s in the pool", item.url, exc_info=True)
+            logger.warning("Cannot extract %s", item.url, exc_info=True)
             self._fail(item, repr(exc))
             return item
         self._count_stages(item, outcome)

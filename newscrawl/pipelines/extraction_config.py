@@ -44,5 +44,7 @@ def read_extraction_workers(settings: BaseSettings) -> int:
     """
     workers = settings.getint("NEWSCRAWL_EXTRACTION_WORKERS", 0)
     if workers < 0:
-        raise NotConfigured(f"NEWSCRAWL_EXTRACTION_WORKERS must be 0 or more, not {workers}")
+        # Not NotConfigured: without ArticleExtractionPipeline no page would get an article,
+        # and storage would fail every one; the crawl must not start.
+        raise ValueError(f"NEWSCRAWL_EXTRACTION_WORKERS must be 0 or more, not {workers}")
     return workers

@@ -21,7 +21,6 @@ from newscrawl.extraction.stages import (
     STAGES,
     Stage,
     StageInputs,
-    find_stage,
     run_stages,
 )
 
@@ -71,9 +70,6 @@ def test_stages_are_declared_in_chain_order_with_config_flags() -> None:
     flags = {field.name: field.type for field in dataclasses.fields(ExtractionConfig)}
     for stage in STAGES:
         assert flags[stage.flag] in (bool, "bool")
-        assert find_stage(stage.name) is stage
-    with pytest.raises(KeyError):
-        find_stage("no_such_stage")
 
 
 def test_stages_run_in_declared_order(template: SiteTemplate) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scrapy.exceptions import DontCloseSpider, NotConfigured
+from scrapy.exceptions import DontCloseSpider
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 from sqlalchemy import select
@@ -146,6 +146,14 @@ def test_pool_extracts_what_inline_extracts(tmp_path: Path, switches: dict[str, 
     assert inline.stat("newscrawl/article_extraction/extracted") == 13
 
 
+def test_a_negative_worker_count_stops_the_chain_before_any_page_is_failed(
+    tmp_path: Path,
+) -> None:
+    database_url = f"sqlite:///{tmp_path / 'refused.db'}"
+    with pytest.raises(ValueError, match="NEWSCRAWL_EXTRACTION_WORKERS"):
+        run_chain(database_url, build_items(), NEWSCRAWL_EXTRACTION_WORKERS=-1)
+
+
 @pytest.mark.parametrize("workers", [0, 1])
 def test_stage_pipelines_only_list_their_stage(tmp_path: Path, workers: int) -> None:
     chain = run_chain(
@@ -255,7 +263,8 @@ def test_zero_workers_extract_inline_and_a_negative_number_is_refused() -> None:
         ArticleExtractionPipeline, get_crawler(settings_dict={"NEWSCRAWL_EXTRACTION_WORKERS": 0})
     )
     assert inline.pool is None
-    with pytest.raises(NotConfigured, match="NEWSCRAWL_EXTRACTION_WORKERS"):
+    # An error, not NotConfigured: without this pipeline storage would fail every page.
+    with pytest.raises(ValueError, match="NEWSCRAWL_EXTRACTION_WORKERS must be 0 or more"):
         build_from_crawler(
             ArticleExtractionPipeline,
             get_crawler(settings_dict={"NEWSCRAWL_EXTRACTION_WORKERS": -1}),
