@@ -50,17 +50,29 @@ PAGE = (
     "<aside><ul><li><a href='/a'>Another story</a></li><li><a href='/b'>More news</a></li>"
     "</ul></aside><footer>Copyright The Courier</footer></body></html>"
 )
-# Prints the flags and the article of PAGE, as the process that runs it sees them.
+# Prints the flags, the article of PAGE, and every field of the articles of tricky and generated
+# pages (single-page and with a template from their neighbours), as the process sees them.
 REPORT = """
 import dataclasses, json, sys
-from newscrawl.extraction import compiled_loops, extract
+from newscrawl.extraction import compiled_loops, extract, learn_static_noise
+from tests.extraction.fixtures.neighbour_sites import generate_site
 from tests.extraction.test_compiled_loops import PAGE, STAGE_FLAGS
+from tests.extraction.test_compiled_walk import TRICKY_PAGES
 article = extract(PAGE, url="https://courier.example/news/bridge", title="Bridge repairs approved")
+others = [dataclasses.asdict(extract(html)) for html in TRICKY_PAGES]
+for layout in ("classic", "divs"):
+    site = generate_site(3, pages=5, layout=layout)
+    for page in site:
+        template = learn_static_noise([p.html for p in site if p is not page])
+        for used in (None, template):
+            found = extract(page.html, title=page.title, template=used)
+            others.append(dataclasses.asdict(found))
 json.dump({
     "compiled": compiled_loops.COMPILED,
     "reason": compiled_loops.PURE_PYTHON_REASON,
     "flags": {name: flag() for name, flag in STAGE_FLAGS.items()},
     "article": dataclasses.asdict(article),
+    "others": others,
 }, sys.stdout, default=str)
 """
 
@@ -131,6 +143,8 @@ def test_the_environment_switches_every_stage_to_python_with_the_same_article() 
     default = run_report(None)
     assert default["compiled"] is compiled_loops.COMPILED or is_pure_python_requested()
     assert pure["article"] == default["article"]
+    assert pure["others"] == default["others"]
+    assert isinstance(default["others"], list) and len(default["others"]) > 20
     article = pure["article"]
     assert isinstance(article, dict)
     assert "repairing the old river bridge" in article["text"]
