@@ -9,6 +9,7 @@ from scrapy.settings import BaseSettings
 
 from newscrawl import settings as project_settings
 from newscrawl.extraction import ExtractionConfig
+from newscrawl.spider_arguments import CrawlArgumentError
 
 
 def build_extraction_config(settings: BaseSettings) -> ExtractionConfig:
@@ -46,5 +47,8 @@ def read_extraction_workers(settings: BaseSettings) -> int:
     if workers < 0:
         # Not NotConfigured: without ArticleExtractionPipeline no page would get an article,
         # and storage would fail every one; the crawl must not start.
-        raise ValueError(f"NEWSCRAWL_EXTRACTION_WORKERS must be 0 or more, not {workers}")
+        raise CrawlArgumentError(
+            f"-s NEWSCRAWL_EXTRACTION_WORKERS={workers}: expected 0 or more worker processes,"
+            " for example -s NEWSCRAWL_EXTRACTION_WORKERS=1 (0 = extract in the crawl process)"
+        )
     return workers

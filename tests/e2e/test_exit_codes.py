@@ -57,6 +57,8 @@ def assert_clean(result: CrawlResult) -> None:
          "unknown argument -a categroy=... for the rss spider: did you mean -a category=...?"),
         ("rss", {"feed": "http://127.0.0.1:9/f.xml"}, {"NEWSCRAWL_POLL_INTERVAL": "often"},
          "-s NEWSCRAWL_POLL_INTERVAL=often: expected a positive interval"),
+        ("rss", {"feed": "http://127.0.0.1:9/f.xml"}, {"NEWSCRAWL_EXTRACTION_WORKERS": "-1"},
+         "-s NEWSCRAWL_EXTRACTION_WORKERS=-1: expected 0 or more worker processes"),
     ],
 )
 def test_bad_arguments_are_one_line_and_exit_2(

@@ -25,6 +25,7 @@ from newscrawl.items import PageItem
 from newscrawl.pipelines.article_extraction import ArticleExtractionPipeline
 from newscrawl.pipelines.errors import PageExtractionFailed
 from newscrawl.pipelines.extraction_pool import ExtractionPool
+from newscrawl.spider_arguments import CrawlArgumentError
 from newscrawl.storage.models import Page
 from tests.pipelines.chain import PipelineChain, build_test_crawler
 from tests.pipelines.extraction_tasks import (
@@ -150,7 +151,7 @@ def test_a_negative_worker_count_stops_the_chain_before_any_page_is_failed(
     tmp_path: Path,
 ) -> None:
     database_url = f"sqlite:///{tmp_path / 'refused.db'}"
-    with pytest.raises(ValueError, match="NEWSCRAWL_EXTRACTION_WORKERS"):
+    with pytest.raises(CrawlArgumentError, match="NEWSCRAWL_EXTRACTION_WORKERS"):
         run_chain(database_url, build_items(), NEWSCRAWL_EXTRACTION_WORKERS=-1)
 
 
@@ -264,7 +265,7 @@ def test_zero_workers_extract_inline_and_a_negative_number_is_refused() -> None:
     )
     assert inline.pool is None
     # An error, not NotConfigured: without this pipeline storage would fail every page.
-    with pytest.raises(ValueError, match="NEWSCRAWL_EXTRACTION_WORKERS must be 0 or more"):
+    with pytest.raises(CrawlArgumentError, match="EXTRACTION_WORKERS=-1: expected 0 or more"):
         build_from_crawler(
             ArticleExtractionPipeline,
             get_crawler(settings_dict={"NEWSCRAWL_EXTRACTION_WORKERS": -1}),
