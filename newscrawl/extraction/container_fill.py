@@ -19,6 +19,7 @@ container.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -29,6 +30,29 @@ from newscrawl.extraction.tag_sets import FIGURE_TAGS, HEADING_TAGS, LIST_ITEM_T
 
 _COLUMN = {name: k for k, name in enumerate(FEATURE_NAMES)}
 _MARKED = NEGATIVE_HINT | BOILERPLATE_TAG
+
+
+@dataclass(frozen=True)
+class BlockColumns:
+    """What both container rules read from the block-feature table, one value per block."""
+
+    words: np.ndarray  # word counts
+    clean: np.ndarray  # few links, not static or dynamic noise
+    is_title: np.ndarray
+    marks: np.ndarray  # NEGATIVE_HINT | BOILERPLATE_TAG of the block itself
+
+
+def read_block_columns(features: np.ndarray, max_link_fraction: float) -> BlockColumns:
+    """The word counts, cleanliness, title flags and marks of the blocks' feature rows."""
+    return BlockColumns(
+        words=np.rint(np.expm1(features[:, _COLUMN["log_words"]])).astype(np.int64),
+        clean=(features[:, _COLUMN["link_fraction"]] <= max_link_fraction)
+        & (features[:, _COLUMN["static_fraction"]] < 0.5)
+        & (features[:, _COLUMN["dynamic_fraction"]] < 0.5),
+        is_title=features[:, _COLUMN["is_title"]] > 0,
+        marks=(features[:, _COLUMN["negative_hint"]] > 0) * NEGATIVE_HINT
+        + (features[:, _COLUMN["boilerplate_ancestor"]] > 0) * BOILERPLATE_TAG,
+    )
 
 
 def fill_article_containers(
@@ -45,15 +69,10 @@ def fill_article_containers(
     max_gap: int,
 ) -> list[int]:
     """`kept` (ascending block indices) with the twins and gap blocks of its paragraphs added."""
-    words = np.rint(np.expm1(features[:, _COLUMN["log_words"]])).astype(np.int64)
+    columns = read_block_columns(features, max_link_fraction)
+    words, is_title, marked_blocks = columns.words, columns.is_title, columns.marks
+    clean = (words > 0) & columns.clean
     links = features[:, _COLUMN["link_fraction"]]
-    clean = (
-        (words > 0)
-        & (links <= max_link_fraction)
-        & (features[:, _COLUMN["static_fraction"]] < 0.5)
-        & (features[:, _COLUMN["dynamic_fraction"]] < 0.5)
-    )
-    is_title = features[:, _COLUMN["is_title"]] > 0
     ends_sentence = features[:, _COLUMN["ends_sentence"]] > 0
     kept_set = set(kept)
     paragraphs = [
@@ -67,11 +86,8 @@ def fill_article_containers(
     elements = document.node_elements
     starts = document.node_starts
     ends = document.node_ends
-    # A block's own marks are in its feature row already; containers, which are few, are
-    # looked up when met.
-    marked_blocks = (features[:, _COLUMN["negative_hint"]] > 0) * NEGATIVE_HINT + (
-        features[:, _COLUMN["boilerplate_ancestor"]] > 0
-    ) * BOILERPLATE_TAG
+    # A block's own marks are in its feature row already (`marked_blocks`); containers, which
+    # are few, are looked up when met.
     flags_cache: dict[int, int] = {}
 
     def flags_of(node: int) -> int:
@@ -234,17 +250,9 @@ def add_prose_neighbours(
     paragraph: many words, few links, not noise, not marked as boilerplate beyond what the
     paragraph is marked. The blocks so added vouch for their own next neighbour.
     """
-    words = np.rint(np.expm1(features[:, _COLUMN["log_words"]])).astype(np.int64)
-    links = features[:, _COLUMN["link_fraction"]]
-    clean = (
-        (links <= max_link_fraction)
-        & (features[:, _COLUMN["static_fraction"]] < 0.5)
-        & (features[:, _COLUMN["dynamic_fraction"]] < 0.5)
-        & (features[:, _COLUMN["is_title"]] <= 0)
-    )
-    marks = (features[:, _COLUMN["negative_hint"]] > 0) * NEGATIVE_HINT + (
-        features[:, _COLUMN["boilerplate_ancestor"]] > 0
-    ) * BOILERPLATE_TAG
+    columns = read_block_columns(features, max_link_fraction)
+    words, marks = columns.words, columns.marks
+    clean = columns.clean & ~columns.is_title
     segments = document.segments
     parents = document.node_parents
     elements = document.node_elements
