@@ -8,7 +8,7 @@ from typing import Any, Self
 from scrapy.crawler import Crawler
 from scrapy.statscollectors import StatsCollector
 
-from newscrawl.extraction import ExtractionConfig, SiteTemplate
+from newscrawl.extraction import ExtractionConfig
 from newscrawl.items import PageItem
 from newscrawl.pipelines.extraction_config import build_extraction_config, read_extraction_workers
 from newscrawl.pipelines.extraction_pool import (
@@ -115,12 +115,11 @@ class ArticleExtractionPipeline:
         return item
 
     def _build_job(self, item: PageItem) -> ExtractionJob:
-        template = item.template if isinstance(item.template, SiteTemplate) else None
         return ExtractionJob(
             url=item.url,
             html=decode_body(item.body, item.encoding),
             title=item.title,
-            template=template,
+            template=item.template,
             stages=tuple(item.stages),
             config=self.config,
             template_includes_page=item.template_includes_page,

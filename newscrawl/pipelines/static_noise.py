@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from newscrawl.extraction import SiteTemplate
 from newscrawl.extraction.stages import STATIC_NOISE
 from newscrawl.items import PageItem
 from newscrawl.pipelines.extraction_stage import ExtractionStagePipeline
@@ -17,7 +16,7 @@ class StaticNoisePipeline(ExtractionStagePipeline):
     description = "static noise removal"
 
     def applies_to(self, item: PageItem) -> bool:
-        if isinstance(item.template, SiteTemplate):
+        if item.template is not None:
             return True
         # Single-page mode: no template, nothing to remove.
         count_event(self.stats, STATIC_NOISE_SKIPPED_NO_TEMPLATE)
