@@ -398,11 +398,15 @@ def read_stats(path: Path) -> dict[str, Any]:
     return stats
 
 
+def find_py_spy() -> Path:
+    """The py-spy beside this interpreter (the bench extra installs it there)."""
+    return Path(sys.executable).with_name("py-spy")
+
+
 def build_profile_command(output: Path, rate: int, command: list[str]) -> list[str]:
     """Wrap a crawl command in `py-spy record`, collapsed stacks (raw) to `output`."""
-    py_spy = Path(sys.executable).with_name("py-spy")
     return [
-        str(py_spy),
+        str(find_py_spy()),
         "record",
         "--format",
         "raw",
@@ -811,6 +815,9 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     for setting in args.setting:
         if "=" not in setting:
             parser.error(f"--setting {setting!r} is not KEY=VALUE")
+    if args.profile is not None and not find_py_spy().exists():
+        # Found before the comparison runs, not after them.
+        parser.error(f"--profile needs py-spy at {find_py_spy()}: pip install 'newscrawl[bench]'")
     args.argv = list(sys.argv[1:] if argv is None else argv)
     return args
 

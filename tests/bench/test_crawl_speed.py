@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import sys
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -142,3 +143,14 @@ def test_profile_summary_splits_samples_by_thread_and_component(tmp_path: Path) 
     assert dict(workers["component_percent"]) == {"SQLAlchemy": 100.0}
     children = summary["by_thread"]["child processes"]
     assert dict(children["component_percent"]) == {"extraction core": 100.0}
+
+
+def test_profile_without_py_spy_is_a_usage_error_before_any_crawl(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An interpreter with no py-spy beside it: the error comes from argument parsing.
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--pages", "10", "--profile", str(tmp_path / "stacks.txt")])
+    assert exit_info.value.code == 2
+    assert "--profile needs py-spy" in capsys.readouterr().err
