@@ -488,4 +488,5 @@ def node_keys(list pieces, bint normalise, tuple url_names, prefix_of):
         free(nexts)
         free(lasts)
 
+
 include "_page_keys.pxi"
