@@ -8,9 +8,9 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint install clean
 
-# The editable install compiles the extraction loops (setup.py): a changed .pyx or .pxd needs a
-# reinstall.
-$(STAMP): pyproject.toml setup.py $(wildcard newscrawl/extraction/*.pyx newscrawl/extraction/*.pxd)
+# The editable install compiles the extraction loops (setup.py): a changed .pyx, .pxi or .pxd needs
+# a reinstall.
+$(STAMP): pyproject.toml setup.py $(wildcard newscrawl/extraction/*.pyx newscrawl/extraction/*.pxi newscrawl/extraction/*.pxd)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'

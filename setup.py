@@ -4,24 +4,16 @@ import lxml
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-# Each module is the compiled twin of a Python loop in newscrawl/extraction, which stays as the
-# fallback and the test reference:
-#   _text_walk      document._index_text and block_features._ancestor_flags
-#   _metadata_scan  metadata's element searches and the language guess's body-text sample
-#   _dynamic_lca    dynamic_noise's link-LCA search and candidate judging
-#   _text_scan      word, keyword and character counts of block_features and relevance
-#   _static_keys    static_noise's node keys
-#   _block_trees    block_scorer's walk of the model's trees
-#   _feature_rows   block_features' table of per-block features
-COMPILED_MODULES = (
-    "_text_walk",
-    "_metadata_scan",
-    "_dynamic_lca",
-    "_text_scan",
-    "_static_keys",
-    "_block_trees",
-    "_feature_rows",
-)
+# Each module is the compiled twin of Python loops in newscrawl/extraction, which stay as the
+# fallback and the test reference; its parts are .pxi files it includes:
+#   _node_walk    the walks over libxml2's nodes: document._index_text, block_features'
+#                 ancestor flags, metadata's element searches and the language guess's body-text
+#                 sample, dynamic_noise's link-LCA search and candidate judging
+#   _block_rows   word, keyword and character counts (block_features, word_tokens,
+#                 block_hints), block_features' table of per-block features, block_scorer's
+#                 walk of the model's trees
+#   _static_keys  static_noise's node keys, from a Document or straight from a tree
+COMPILED_MODULES = ("_node_walk", "_block_rows", "_static_keys")
 
 # The modules read lxml's object layout from its headers, so they are built against the lxml
 # major version the runtime pins (pyproject.toml: build-system requires and dependencies).

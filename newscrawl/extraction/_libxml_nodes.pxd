@@ -92,6 +92,14 @@ cdef inline int text_run_state(xmlNode* c_node) noexcept nogil:
     return 2 if unsure else 0
 
 
+cdef inline bint declares_attributes(tree.xmlDoc* c_doc) noexcept nogil:
+    """Whether the document's DTDs declare attributes, whose defaults `element.get` reports."""
+    return (
+        (c_doc.intSubset is not NULL and c_doc.intSubset.attributes is not NULL)
+        or (c_doc.extSubset is not NULL and c_doc.extSubset.attributes is not NULL)
+    )
+
+
 cdef inline bint is_walked(xmlNode* c_node) noexcept nogil:
     """Whether iterwalk yields the node: elements and entity references, not comments or PIs."""
     return c_node.type == tree.XML_ELEMENT_NODE or c_node.type == tree.XML_ENTITY_REF_NODE

@@ -22,17 +22,16 @@ from newscrawl.extraction.word_tokens import count_segment_words
 
 # The compiled loops (see compiled_loops): what the Python functions below compute, faster;
 # the feature table bit for bit as `_python_block_features`.
-_walk = compiled_loops.text_walk
-_scan = compiled_loops.text_scan
-_rows = compiled_loops.feature_rows
+_walk = compiled_loops.node_walk
+_rows = compiled_loops.block_rows
 _compiled_ancestor_flags = None if _walk is None else _walk.ancestor_flags
-_compiled_count_characters = None if _scan is None else _scan.count_characters
-_compiled_int_rows = None if _scan is None else _scan.int_rows
-_compiled_piece_chars = None if _scan is None else _scan.piece_chars
+_compiled_count_characters = None if _rows is None else _rows.count_characters
+_compiled_int_rows = None if _rows is None else _rows.int_rows
+_compiled_piece_chars = None if _rows is None else _rows.piece_chars
 _compiled_fill_rows = None if _rows is None else _rows.fill_feature_rows
 _compiled_worded_nodes = None if _rows is None else _rows.worded_nodes
 # Whether `compute_block_features` fills the table in compiled code.
-COMPILED_ROWS: bool = _compiled_fill_rows is not None and _compiled_count_characters is not None
+COMPILED_ROWS: bool = _rows is not None
 
 # Full-width forms are what Chinese and Japanese text punctuates with.
 _PUNCTUATION = ".,;:!?、。，；：！？"
@@ -177,7 +176,7 @@ def _has_template(document: Document, config: ExtractionConfig) -> bool:
 def _compiled_block_features(
     document: Document, title_keywords: AbstractSet[str], config: ExtractionConfig
 ) -> np.ndarray:
-    """`_python_block_features` with the table filled by `_feature_rows.fill_feature_rows`."""
+    """`_python_block_features` with the table filled by `_block_rows.fill_feature_rows`."""
     segments = document.segments
     texts = [segment.text for segment in segments]
     word_counts = count_segment_words(document, title_keywords)
@@ -208,7 +207,7 @@ def _compiled_block_features(
 def _python_block_features(
     document: Document, title_keywords: AbstractSet[str], config: ExtractionConfig
 ) -> np.ndarray:
-    """`compute_block_features` in numpy: the reference for `_feature_rows.pyx`."""
+    """`compute_block_features` in numpy: the reference for `_feature_rows.pxi`."""
     pieces = document.pieces
     segments = document.segments
     count = len(segments)
@@ -378,7 +377,7 @@ def _piece_chars(pieces: list[TextPiece], out: np.ndarray) -> None:
     if _compiled_piece_chars is not None:
         _compiled_piece_chars(pieces, out)
         return
-    # The reference for `_text_scan.piece_chars`.
+    # The reference for `_block_rows.piece_chars`.
     out[0] = [len(piece.text.strip()) for piece in pieces]
     np.multiply(out[0], np.array([piece.in_link for piece in pieces], dtype=bool), out=out[1])
 
@@ -401,14 +400,14 @@ def _int_rows(rows: list[list[int]], out: np.ndarray) -> None:
     if _compiled_int_rows is not None:
         _compiled_int_rows(rows, out)
         return
-    # The reference for `_text_scan.int_rows`.
+    # The reference for `_block_rows.int_rows`.
     for row, values in enumerate(rows):
         out[row, : len(values)] = values
 
 
 def _count_characters(texts: list[str]) -> np.ndarray:
     """Rows per text: ends a sentence, punctuation, capitals in its head, the head's length."""
-    # The reference for `_text_scan.count_characters`: all texts are scanned at once as one
+    # The reference for `_block_rows.count_characters`: all texts are scanned at once as one
     # array of code points instead of a dozen string scans per block.
     count = len(texts)
     lengths = np.array([len(text) for text in texts], dtype=np.intp)
@@ -454,7 +453,7 @@ def ancestor_flags(document: Document, nodes: list[int]) -> list[int]:
 
 
 def _ancestor_flags(document: Document, nodes: list[int]) -> list[int]:
-    """`ancestor_flags` in Python: the reference for the compiled twin in `_text_walk.pyx`."""
+    """`ancestor_flags` in Python: the reference for the compiled twin in `_ancestor_flags.pxi`."""
     elements = document.node_elements
     parents = document.node_parents
     tag_flags = TAG_FLAGS

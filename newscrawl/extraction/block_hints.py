@@ -65,7 +65,7 @@ _POSITIVE_HINT = _words_pattern(POSITIVE_HINT)
 
 
 def _marker_flags(marker: str) -> int:
-    """`marker_flags` in Python: the reference for `_text_scan.MarkerHints`."""
+    """`marker_flags` in Python: the reference for `_block_rows.MarkerHints`."""
     marker = marker.lower()
     return (NEGATIVE_HINT if _NEGATIVE_HINT.search(marker) else 0) | (
         POSITIVE_HINT if _POSITIVE_HINT.search(marker) else 0
@@ -76,6 +76,6 @@ def _marker_flags(marker: str) -> int:
 # memoise per page); the compiled matcher (see compiled_loops) gives `_marker_flags`' flags.
 marker_flags: Callable[[str], int] = (
     _marker_flags
-    if compiled_loops.text_scan is None
-    else compiled_loops.text_scan.MarkerHints(MARKER_WORDS)
+    if compiled_loops.block_rows is None
+    else compiled_loops.block_rows.MarkerHints(MARKER_WORDS)
 )

@@ -14,8 +14,8 @@ from newscrawl.extraction.block_features import FEATURE_NAMES
 from newscrawl.extraction.errors import ModelFormatError
 
 # The compiled walk of the trees (see compiled_loops): `_leaf_sums_python`'s sums, in C.
-_trees = compiled_loops.block_trees
-_compiled_leaf_sums = None if _trees is None else _trees.leaf_sums
+_rows = compiled_loops.block_rows
+_compiled_leaf_sums = None if _rows is None else _rows.leaf_sums
 # Whether the block model walks its trees with the compiled loop.
 COMPILED_TREES: bool = _compiled_leaf_sums is not None
 
@@ -121,7 +121,7 @@ class BlockModel:
         return 1.0 / (1.0 + np.exp(-(self.base_score + self.learning_rate * leaf_sum)))
 
     def _leaf_sums_python(self, rows: np.ndarray) -> np.ndarray:
-        """Per row, the sum of the leaves it reaches: the reference for `_block_trees`."""
+        """Per row, the sum of the leaves it reaches: the reference for `_block_rows.leaf_sums`."""
         count = rows.shape[0]
         layout = self._layout
         # Each level compares only the node every (row, tree) pair stands on: depth gathers of

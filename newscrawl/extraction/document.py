@@ -21,7 +21,7 @@ from newscrawl.extraction.tag_sets import BLOCK_TAGS as BLOCK_TAGS
 from newscrawl.extraction.tag_sets import SKIPPED_TAGS as SKIPPED_TAGS
 
 # The compiled walk (see compiled_loops): the same Document as `_index_text`, faster.
-_compiled_walk = compiled_loops.text_walk
+_compiled_walk = compiled_loops.node_walk
 # Whether parse_document uses the compiled walk rather than `_index_text`.
 COMPILED_WALK: bool = _compiled_walk is not None
 
@@ -69,7 +69,7 @@ class Document:
     pieces: list[TextPiece]
     segments: list[Segment]
     # Index range of pieces inside each text-bearing element's subtree, for fast subtree text
-    # sums: a dict from the Python walk, a `_text_walk.PieceRanges` view from the compiled one.
+    # sums: a dict from the Python walk, a `_node_walk.PieceRanges` view from the compiled one.
     piece_range: Mapping[lxml.html.HtmlElement, tuple[int, int]]
     # Per walked element, in walk order: the element, its parent's walk index (-1 for the root)
     # and the piece range of its subtree. Lists indexed by position: no dicts keyed by element.
@@ -125,7 +125,7 @@ def parse_document(
 
 def _index_text(document: Document) -> None:
     """Walk the tree once, recording text pieces, block segments and subtree ranges."""
-    # The reference for the compiled twin in `_text_walk.pyx`, and the walk when it is not built.
+    # The reference for the compiled twin in `_text_walk.pxi`, and the walk when it is not built.
     # One hot loop over every node: helpers and globals are bound locally, and counts are
     # kept in locals rather than asked of the lists.
     skipped_tags = SKIPPED_TAGS

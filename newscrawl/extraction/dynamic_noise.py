@@ -15,9 +15,9 @@ from newscrawl.extraction.document import Document, TextPiece
 from newscrawl.extraction.tag_sets import PAGE_AND_HEAD_TAGS
 
 # The compiled anchor and LCA search (see compiled_loops): the Python twins' results, faster.
-_lca = compiled_loops.dynamic_lca
-_compiled_lca_nodes = None if _lca is None else _lca.lca_nodes
-_compiled_judge = None if _lca is None else _lca.judge_candidates
+_walk = compiled_loops.node_walk
+_compiled_lca_nodes = None if _walk is None else _walk.lca_nodes
+_compiled_judge = None if _walk is None else _walk.judge_candidates
 # Whether the candidate search and judging use the compiled loops rather than the Python ones.
 COMPILED_LCA: bool = _compiled_lca_nodes is not None
 
@@ -162,7 +162,7 @@ def _find_candidates_with_depth(
 def _find_candidates_python(
     document: Document,
 ) -> list[tuple[lxml.html.HtmlElement, int]]:
-    """`_find_candidates_with_depth` in Python: the reference for `_dynamic_lca.lca_nodes`."""
+    """`_find_candidates_with_depth` in Python: the reference for `_node_walk.lca_nodes`."""
     anchors = [a for a in document.body.iter("a") if a.get("href") is not None]
     if len(anchors) < 2:
         return []  # an anchor's LCAs are with its neighbours: a lone anchor has none

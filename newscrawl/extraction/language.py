@@ -18,8 +18,8 @@ from newscrawl.extraction import compiled_loops
 from newscrawl.extraction.tag_sets import SCRIPTING_TAGS
 
 # The compiled body-text sample (see compiled_loops): the Python walk's text, in one C walk.
-_scan = compiled_loops.metadata_scan
-_compiled_body_text = None if _scan is None else _scan.body_text_sample
+_walk = compiled_loops.node_walk
+_compiled_body_text = None if _walk is None else _walk.body_text_sample
 
 # ISO 639-1: a declared tag outside it ("utf", "english", "x-default") names no language.
 _ISO_639_1 = frozenset(re.findall(

@@ -14,8 +14,8 @@ if TYPE_CHECKING:
     from newscrawl.extraction.document import Document
 
 # The compiled scan (see compiled_loops): the counts of `_count_words`, faster.
-_scan = compiled_loops.text_scan
-_compiled_count_words = None if _scan is None else _scan.count_words
+_rows = compiled_loops.block_rows
+_compiled_count_words = None if _rows is None else _rows.count_words
 # Whether `count_words` uses the compiled scan rather than `_count_words`.
 COMPILED_SCAN: bool = _compiled_count_words is not None
 
@@ -86,7 +86,7 @@ def count_segment_words(document: Document, keywords: Collection[str]) -> np.nda
 
 
 def _count_words(texts: list[str], keywords: Collection[str], out: np.ndarray) -> None:
-    """`count_words` in Python: the reference for the compiled twin in `_text_scan.pyx`."""
+    """`count_words` in Python: the reference for the compiled twin in `_text_scan.pxi`."""
     is_keyword = keywords.__contains__
     for column, text in enumerate(texts):
         tokens = split_words(text.lower())

@@ -1,4 +1,4 @@
-"""The compiled tree walk (`_block_trees`) sums exactly what the numpy walk sums."""
+"""The compiled tree walk (`_block_rows.leaf_sums`) sums exactly what the numpy walk sums."""
 
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ def test_the_packaged_model_gives_the_numpy_walk_probabilities() -> None:
 
 
 def test_a_layout_index_out_of_range_raises_instead_of_reading_past_the_rows() -> None:
-    from newscrawl.extraction._block_trees import leaf_sums
+    from newscrawl.extraction._block_rows import leaf_sums
 
     model = random_model(5, 4, 3)
     layout = model._layout

@@ -13,10 +13,14 @@ import lxml.html
 import pytest
 
 from newscrawl.extraction import ExtractionConfig
-from newscrawl.extraction._dynamic_lca import judge_candidates, lca_nodes
-from newscrawl.extraction._metadata_scan import body_text_sample, scan_elements
+from newscrawl.extraction._node_walk import (
+    body_text_sample,
+    index_text,
+    judge_candidates,
+    lca_nodes,
+    scan_elements,
+)
 from newscrawl.extraction._static_keys import node_keys, page_keys
-from newscrawl.extraction._text_walk import index_text
 from newscrawl.extraction.document import (
     BLOCK_TAGS,
     SKIPPED_TAGS,

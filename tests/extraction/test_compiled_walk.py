@@ -78,7 +78,7 @@ TRICKY_PAGES = [
 
 def walk_both(tree: lxml.html.HtmlElement) -> tuple[bool, Document, Document]:
     """The same tree indexed by the compiled and by the Python walk."""
-    from newscrawl.extraction._text_walk import index_text
+    from newscrawl.extraction._node_walk import index_text
 
     compiled = Document(tree=tree, url=None, pieces=[], segments=[], piece_range={})
     python = Document(tree=tree, url=None, pieces=[], segments=[], piece_range={})
@@ -208,7 +208,7 @@ def test_compiled_walk_equals_the_python_walk_on_generated_pages(html: str) -> N
 
 def assert_same_ancestor_flags(document: Document) -> None:
     """The compiled climb gives the Python climb's flags, from any order of nodes."""
-    from newscrawl.extraction._text_walk import ancestor_flags
+    from newscrawl.extraction._node_walk import ancestor_flags
 
     every = list(range(len(document.node_parents)))
     blocks = [segment.node for segment in document.segments]
@@ -226,7 +226,7 @@ def test_compiled_ancestor_flags_equal_the_python_climb_on_tricky_pages(html: st
 
 
 def test_compiled_ancestor_flags_reject_what_the_python_climb_rejects() -> None:
-    from newscrawl.extraction._text_walk import ancestor_flags
+    from newscrawl.extraction._node_walk import ancestor_flags
 
     document = parse_document("<p>x</p>")
     missing = [*document.node_elements[:-1], None]
@@ -265,7 +265,7 @@ piece_texts = st.lists(
 @PROPERTY_SETTINGS
 @given(piece_texts, st.data())
 def test_joined_text_joins_and_splits_as_python_does(texts: list[str], data: st.DataObject) -> None:
-    from newscrawl.extraction._text_walk import joined_text
+    from newscrawl.extraction._node_walk import joined_text
 
     first = data.draw(st.integers(0, len(texts)))
     last = data.draw(st.integers(first, len(texts)))
@@ -291,14 +291,14 @@ def test_joined_text_joins_and_splits_as_python_does(texts: list[str], data: st.
     ],
 )
 def test_joined_text_examples(texts: list[str], expected: str) -> None:
-    from newscrawl.extraction._text_walk import joined_text
+    from newscrawl.extraction._node_walk import joined_text
 
     assert joined_text(texts, 0, len(texts)) == expected
     assert document_module.joined_text(texts, 0, len(texts)) == expected
 
 
 def test_joined_text_refuses_what_is_not_text_and_ranges_a_slice_would_clamp() -> None:
-    from newscrawl.extraction._text_walk import joined_text
+    from newscrawl.extraction._node_walk import joined_text
 
     class Text(str):
         pass
@@ -349,13 +349,13 @@ def test_compiled_ancestor_flags_read_dtd_defaults_and_entity_values_as_lxml_doe
 
 
 def test_the_walk_makes_the_compiled_piece_and_segment_types() -> None:
-    from newscrawl.extraction import _text_walk
+    from newscrawl.extraction import _node_walk
 
-    assert document_module.TextPiece is _text_walk.TextPiece
-    assert document_module.Segment is _text_walk.Segment
+    assert document_module.TextPiece is _node_walk.TextPiece
+    assert document_module.Segment is _node_walk.Segment
     document = parse_document("<p>one <a href=/x>two</a></p><div>three</div>")
-    assert [type(piece) for piece in document.pieces] == [_text_walk.TextPiece] * 3
-    assert [type(segment) for segment in document.segments] == [_text_walk.Segment] * 2
+    assert [type(piece) for piece in document.pieces] == [_node_walk.TextPiece] * 3
+    assert [type(segment) for segment in document.segments] == [_node_walk.Segment] * 2
     # What the garbage collector need not trace: each page makes hundreds of them.
     assert not any(gc.is_tracked(item) for item in [*document.pieces, *document.segments])
 

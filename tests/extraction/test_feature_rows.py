@@ -1,4 +1,4 @@
-"""The compiled feature table (`_feature_rows`) is the numpy table, bit for bit."""
+"""The compiled feature table (`_block_rows.fill_feature_rows`) is the numpy table, bit for bit."""
 
 from __future__ import annotations
 

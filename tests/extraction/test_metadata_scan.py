@@ -271,7 +271,7 @@ BODY_TEXT_PAGES = [
 
 def assert_same_body_text(root: lxml.html.HtmlElement) -> None:
     from newscrawl.extraction import language
-    from newscrawl.extraction._metadata_scan import body_text_sample
+    from newscrawl.extraction._node_walk import body_text_sample
 
     for limit in (0, 40, language._SAMPLE_CHARS, 10**9):
         found = body_text_sample(root, language.SCRIPTING_TAGS, limit)
@@ -288,7 +288,7 @@ def test_compiled_body_text_equals_the_python_walk(html: str) -> None:
 
 def test_body_text_of_trees_built_by_hand() -> None:
     from newscrawl.extraction import language
-    from newscrawl.extraction._metadata_scan import body_text_sample
+    from newscrawl.extraction._node_walk import body_text_sample
 
     root = lxml.html.document_fromstring("<html><body><p>start</p></body></html>")
     body = root.find("body")

@@ -17,7 +17,7 @@ def block_texts(html: str, walk: str) -> list[str]:
     if walk == "python":
         document_module._index_text(document)
     else:
-        from newscrawl.extraction._text_walk import index_text
+        from newscrawl.extraction._node_walk import index_text
 
         assert index_text(document, document_module.SKIPPED_TAGS, document_module.BLOCK_TAGS)
     return [segment.text for segment in document.segments]

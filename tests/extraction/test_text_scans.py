@@ -68,7 +68,7 @@ def _python_words(texts: list[str], keywords: set[str]) -> np.ndarray:
 
 def _compiled_words(texts: list[str], keywords: set[str]) -> np.ndarray:
     """The compiled count of `count_words`."""
-    from newscrawl.extraction._text_scan import count_words as compiled
+    from newscrawl.extraction._block_rows import count_words as compiled
 
     out = np.zeros((2, len(texts)), dtype=np.int64)
     compiled(texts, keywords, out)
@@ -77,7 +77,7 @@ def _compiled_words(texts: list[str], keywords: set[str]) -> np.ndarray:
 
 def _compiled_characters(texts: list[str]) -> np.ndarray:
     """The compiled count of `_count_characters`."""
-    from newscrawl.extraction._text_scan import count_characters as compiled
+    from newscrawl.extraction._block_rows import count_characters as compiled
 
     out = np.zeros((4, len(texts)), dtype=np.int64)
     compiled(texts, _PUNCTUATION, _SENTENCE_END_CHARACTERS, _UPPER_SAMPLE, out)
@@ -115,7 +115,7 @@ def test_compiled_word_counts_equal_the_python_counts_on_every_code_point() -> N
 
 
 def test_compiled_word_counts_reject_what_they_cannot_count() -> None:
-    from newscrawl.extraction._text_scan import count_words as compiled
+    from newscrawl.extraction._block_rows import count_words as compiled
 
     with pytest.raises(ValueError):
         compiled(["a", "b"], set(), np.zeros((2, 1), dtype=np.int64))
@@ -138,7 +138,7 @@ def test_compiled_character_counts_equal_the_numpy_counts_on_every_code_point() 
 @_SETTINGS
 @given(st.lists(st.tuples(st.text(alphabet=_ALPHABET, min_size=1, max_size=30), st.booleans())))
 def test_compiled_piece_chars_equal_stripped_lengths(runs: list[tuple[str, bool]]) -> None:
-    from newscrawl.extraction._text_scan import piece_chars as compiled
+    from newscrawl.extraction._block_rows import piece_chars as compiled
 
     element = parse_document("<p>x</p>").segments[0].block
     pieces = [TextPiece(text, element, in_link, 0) for text, in_link in runs]
@@ -163,14 +163,14 @@ def test_marker_words_give_the_patterns_as_written() -> None:
 @_SETTINGS
 @given(st.lists(st.sampled_from(_MARKER_PARTS + ["Sidebar", "cookie-bar", "ÄDS"]), max_size=8))
 def test_compiled_marker_flags_equal_the_patterns(parts: list[str]) -> None:
-    from newscrawl.extraction._text_scan import MarkerHints
+    from newscrawl.extraction._block_rows import MarkerHints
 
     marker = "".join(parts)
     assert MarkerHints(MARKER_WORDS)(marker) == _marker_flags(marker)
 
 
 def test_marker_hints_refuse_words_they_cannot_match() -> None:
-    from newscrawl.extraction._text_scan import MarkerHints
+    from newscrawl.extraction._block_rows import MarkerHints
 
     for words in ([("Nav", 1, False, False)], [("", 1, False, False)], [("é", 1, False, False)]):
         with pytest.raises(ValueError):

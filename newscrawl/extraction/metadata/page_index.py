@@ -11,9 +11,9 @@ from newscrawl.extraction.metadata.markers import _MARKERS
 from newscrawl.extraction.tag_sets import MARKED_TAGS, METADATA_TAGS
 
 # The compiled scan (see compiled_loops): the elements the Python searches find, in one walk.
-_scan = compiled_loops.metadata_scan
-_compiled_scan = None if _scan is None else _scan.scan_elements
-_compiled_meta_contents = None if _scan is None else _scan.meta_contents
+_walk = compiled_loops.node_walk
+_compiled_scan = None if _walk is None else _walk.scan_elements
+_compiled_meta_contents = None if _walk is None else _walk.meta_contents
 # Whether extract_metadata finds its elements with the compiled scan.
 COMPILED_SCAN: bool = _compiled_scan is not None
 TagIndex = dict[str, list[HtmlElement]]
@@ -67,7 +67,7 @@ def read_meta_tags(root: HtmlElement, *, tags: TagIndex | None = None) -> dict[s
 
 
 def _read_meta_tags_python(elements: list[HtmlElement]) -> dict[str, list[str]]:
-    """`read_meta_tags`' loop in Python: the reference for `_metadata_scan.meta_contents`."""
+    """`read_meta_tags`' loop in Python: the reference for `_node_walk.meta_contents`."""
     metas: dict[str, list[str]] = {}
     for meta in elements:
         # Byte names: lxml need not encode them on every call.

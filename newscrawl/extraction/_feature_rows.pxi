@@ -1,18 +1,10 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
-"""Compiled twin of the block feature table (`block_features._python_block_features`)."""
-
+# Included by _block_rows.pyx: the block feature table (`block_features._python_block_features`).
 # At a page's size (a few hundred blocks) the Python version's cost is some sixty numpy calls
 # and a dozen list comprehensions, not arithmetic. This fills the same table in one pass per
 # block. Every value is computed with the same IEEE operations in the same order as numpy does
 # them (running sums are sequential, as np.cumsum's; log1p is libm's, as `block_features._log1p`
 # is), so the table is equal bit for bit: tests/extraction/test_feature_rows.py compares the two.
-
-import numpy as np
-
-from libc.math cimport log1p
-from libc.stdint cimport int64_t
-
-from newscrawl.extraction._text_walk cimport Segment, TextPiece
+# `fill_feature_rows` divides as C and numpy do (`cdivision`): no zero check, 0/0 is NaN.
 
 cdef enum:
     # Running sums per piece, one row each: chars, link chars, chars in dynamic noise, static
@@ -81,6 +73,7 @@ def worded_nodes(list segments, const int64_t[:] words):
     ]
 
 
+@cython.cdivision(True)
 def fill_feature_rows(
     document,
     bint has_template,

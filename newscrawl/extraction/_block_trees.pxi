@@ -1,15 +1,9 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-"""Compiled twin of the block model's tree walk (`block_scorer.BlockModel._leaf_sums_python`)."""
-
+# Included by _block_rows.pyx: the block model's tree walk
+# (`block_scorer.BlockModel._leaf_sums_python`).
 # numpy's walk is a few gathers over rows x trees arrays per level: at a page's size (a few
 # hundred rows, 80 trees of depth 4) their overhead, not the arithmetic, is the cost. This walks
 # each (row, tree) pair to its leaf in C and adds the leaves in numpy's own order, so the sums,
 # and so the probabilities, are bit for bit those of the numpy walk.
-
-import numpy as np
-
-from libc.math cimport INFINITY
-from libc.stdlib cimport free, malloc
 
 
 cdef extern from *:

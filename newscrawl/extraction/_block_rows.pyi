@@ -1,10 +1,12 @@
-"""Type stub for the compiled per-block text scans (_text_scan.pyx)."""
+"""Type stub for the compiled block loops (_block_rows.pyx and its .pxi parts)."""
 
 from collections.abc import Collection, Iterable
 
 import numpy as np
 
-from newscrawl.extraction.document import TextPiece
+from newscrawl.extraction.document import Document, Segment, TextPiece
+
+# _text_scan.pxi
 
 def count_words(texts: list[str], keywords: Collection[str], out: np.ndarray) -> None:
     """`word_tokens._count_words`: into `out`, words of each lower-cased text and keyword hits."""
@@ -28,3 +30,39 @@ class MarkerHints:
 
     def __call__(self, marker: str) -> int:
         """The OR of the flags of the marker words in the lower-cased marker."""
+
+# _feature_rows.pxi
+
+def worded_nodes(segments: list[Segment], words: np.ndarray) -> list[int]:
+    """Walk index (`Segment.node`) of each segment that has a word, in order."""
+
+def fill_feature_rows(
+    document: Document,
+    has_template: bool,
+    static_threshold: float,
+    piece_values: np.ndarray,
+    word_counts: np.ndarray,
+    character_counts: np.ndarray,
+    flags: list[int],
+    hint_bits: tuple[int, ...],
+    group_of: dict[str, int],
+    no_group: int,
+    column: dict[str, int],
+    out: np.ndarray,
+) -> None:
+    """Write `FEATURE_NAMES`' row of every segment into `out` (zeros, one row per segment)."""
+
+# _block_trees.pxi
+
+def leaf_sums(
+    rows: np.ndarray,
+    root_features: np.ndarray,
+    root_thresholds: np.ndarray,
+    root_children: np.ndarray,
+    features: np.ndarray,
+    thresholds: np.ndarray,
+    children: np.ndarray,
+    values: np.ndarray,
+    depth: int,
+) -> np.ndarray:
+    """Per row, the sum over trees of the leaf it reaches (see `block_scorer._Layout`)."""

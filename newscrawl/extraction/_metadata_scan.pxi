@@ -1,33 +1,9 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-"""Compiled twin of metadata's element searches: one walk of libxml2's nodes instead of five."""
-
+# Included by _node_walk.pyx: metadata's element searches in one walk of libxml2's nodes
+# instead of five.
 # `scan_elements` finds in one pass what `metadata` otherwise gets from `index_tags`, the
 # author-attribute and publish-date XPaths and the byline loop over `_BYLINE_TAGS`;
 # `body_text_sample` is `language._read_body_text_python`, `meta_contents` is
 # `metadata.page_index._read_meta_tags_python`.
-# Like `_text_walk`, it only reads struct fields and calls lxml's public C API (resolved at
-# import), so the element proxies it returns are the ones the Python searches return.
-
-from libc.string cimport memset, strcmp
-
-cimport lxml.includes.etreepublic as cetree
-from lxml.includes cimport tree
-from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlDoc, xmlDtd, xmlNode
-from newscrawl.extraction._libxml_nodes cimport (
-    TagMemo,
-    check_lxml_major,
-    first_walked_child,
-    is_walked,
-    memo_slot,
-    next_walked_sibling,
-    require_element,
-    text_run_state,
-)
-
-cetree.import_lxml__etree()
-
-# The lxml this module was compiled against (see `_libxml_nodes.check_lxml_major`).
-BUILT_FOR_LXML: str = check_lxml_major("_metadata_scan")
 
 cdef enum:
     # Low bits of a tag's kind: 1 + its position in `indexed_tags`, 0 when not indexed.
@@ -124,14 +100,6 @@ cdef bint _value_is(xmlNode* c_node, xmlAttr* attribute, const char* wanted, str
     if _single_text(attribute):
         return strcmp(<const char*>_value_bytes(attribute), wanted) == 0
     return cetree.attributeValue(c_node, attribute) == text
-
-
-
-
-
-cdef inline bint _declares_attributes(xmlDtd* dtd) noexcept nogil:
-    """Whether a DTD may give elements default attribute values (`get` would see them)."""
-    return dtd is not NULL and dtd.attributes is not NULL
 
 
 cdef struct Kinds:
@@ -250,7 +218,7 @@ def scan_elements(root, tuple indexed_tags, tuple byline_tags, tuple byline_mark
     cdef list bylines = []
     if len(indexed) > MAX_INDEXED or len(markers) > MAX_MARKERS:
         raise ValueError("too many indexed tags or byline markers")
-    if _declares_attributes(c_doc.intSubset) or _declares_attributes(c_doc.extSubset):
+    if declares_attributes(c_doc):
         return None
     if top.parent is not <xmlNode*>c_doc:
         return None
@@ -307,8 +275,6 @@ def meta_contents(list metas):
                 else:
                     values.append(content)
     return found
-
-
 
 
 cdef inline bint _is_iterated(xmlNode* c_node) noexcept nogil:

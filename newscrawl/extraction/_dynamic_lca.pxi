@@ -1,22 +1,8 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-"""Compiled twins of the dynamic-noise loops: the anchor LCA search and the candidate judging."""
-
+# Included by _node_walk.pyx: the dynamic-noise loops, the anchor LCA search and the candidate
+# judging.
 # `lca_nodes` is the integer part of `dynamic_noise._find_candidates_python`: finding the
 # `<a href>` anchors, mapping them to walk indices and climbing to their LCAs. It creates no
-# element proxies and no per-element dict; only struct fields are read from libxml2 (headers
-# only), and every function called is lxml's, resolved at import by `import_lxml__etree`.
-
-from libc.stdlib cimport free, malloc
-
-cimport lxml.includes.etreepublic as cetree
-from lxml.includes cimport tree
-from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
-from newscrawl.extraction._libxml_nodes cimport check_lxml_major, require_element
-
-cetree.import_lxml__etree()
-
-# The lxml this module was compiled against (see `_libxml_nodes.check_lxml_major`).
-BUILT_FOR_LXML: str = check_lxml_major("_dynamic_lca")
+# element proxies and no per-element dict.
 
 
 cdef bint _is_href_anchor(xmlNode* c_node) except -1:

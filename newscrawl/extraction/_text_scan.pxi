@@ -1,34 +1,11 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-"""Compiled twins of the per-block text scans: words, keyword hits and character counts."""
-
+# Included by _block_rows.pyx: the per-block text scans, words, keyword hits and character
+# counts.
 # `count_words` is `word_tokens._count_words`; `count_characters`, `piece_chars` and `int_rows`
 # are `block_features._count_characters`, `_piece_chars` and `_int_rows`; `MarkerHints` is
 # `block_hints._marker_flags`. The scans read each text's code points in place, in a loop
 # specialised to the string's storage width, instead of running a regex per block or numpy over
 # a copy of the page's text; tests/extraction/test_text_scans.py compares them with the Python
 # ones.
-
-from cpython.unicode cimport (
-    Py_UCS1,
-    Py_UCS2,
-    Py_UNICODE_ISALNUM,
-    Py_UNICODE_ISSPACE,
-    Py_UNICODE_ISUPPER,
-    PyUnicode_1BYTE_DATA,
-    PyUnicode_2BYTE_DATA,
-    PyUnicode_4BYTE_DATA,
-    PyUnicode_DATA,
-    PyUnicode_GET_LENGTH,
-    PyUnicode_KIND,
-    PyUnicode_READ,
-    PyUnicode_READ_CHAR,
-    PyUnicode_Substring,
-)
-from libc.stdint cimport int64_t
-
-
-cdef extern from "Python.h":
-    bint PyUnicode_IS_ASCII(object text)
 
 
 cdef enum:

@@ -1,12 +1,15 @@
-"""Type stub for the compiled per-node loops (_text_walk.pyx)."""
+"""Type stub for the compiled walks over libxml2's nodes (_node_walk.pyx and its .pxi parts)."""
 
 from collections.abc import Callable, Iterator, Mapping
 
 import lxml.html
 
+from newscrawl.extraction import document
 from newscrawl.extraction.document import Document
 
 BUILT_FOR_LXML: str
+
+# _text_walk.pxi and _ancestor_flags.pxi
 
 class TextPiece:
     """`document.TextPiece` compiled: made without a Python call, untraced by the collector."""
@@ -64,3 +67,46 @@ def ancestor_flags(
     marker_flags: Callable[[str], int],
 ) -> list[int]:
     """`block_features._ancestor_flags` over a Document's `node_elements` and `node_parents`."""
+
+# _metadata_scan.pxi
+
+def scan_elements(
+    root: lxml.html.HtmlElement,
+    indexed_tags: tuple[str, ...],
+    byline_tags: tuple[str, ...],
+    byline_markers: tuple[str, ...],
+) -> (
+    tuple[
+        dict[str, list[lxml.html.HtmlElement]],
+        list[lxml.html.HtmlElement],
+        list[lxml.html.HtmlElement],
+        list[lxml.html.HtmlElement],
+    ]
+    | None
+):
+    """(tags, author-marked, date-marked, byline candidates) of the page; None if it cannot."""
+
+def body_text_sample(
+    root: lxml.html.HtmlElement, no_text_tags: frozenset[str], limit: int
+) -> str | None:
+    """`language._read_body_text(root)`, from one C walk; None if it cannot."""
+
+def meta_contents(metas: list[lxml.html.HtmlElement]) -> dict[str, list[str]]:
+    """`metadata.read_meta_tags` over the page's `<meta>` elements."""
+
+# _dynamic_lca.pxi
+
+def lca_nodes(
+    elements: list[lxml.html.HtmlElement], parents: list[int], first: int
+) -> list[tuple[int, int]]:
+    """The unique deeper LCAs of consecutive anchors below walk node `first`, with depths."""
+
+def judge_candidates(
+    pieces: list[document.TextPiece],
+    ranges: list[tuple[int, int]],
+    removed: set[int],
+    bottom_up: bool,
+    alpha: float,
+    beta: float,
+) -> list[bool]:
+    """`dynamic_noise._judge_python`: which candidate piece ranges are noise, in order."""
