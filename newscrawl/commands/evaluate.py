@@ -61,6 +61,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(dragnet's site groups)",
     )
     parser.add_argument(
+        "--grouped-only", action="store_true",
+        help="evaluate only the pages whose group (see --neighbours-by) holds another page, in "
+        "either mode: the neighbour gain is then the difference of a single and a neighbours run",
+    )
+    parser.add_argument(
         "--out-of-sample", action="store_true",
         help="extract each page with a block model trained without its dataset (Big9's eras "
         "count as one) and without its site: the only figures that count. Needs scikit-learn",
@@ -140,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
     runner = EvaluationRunner(
         mode=args.mode, configs=configs, peers=peers, limit=args.limit, outputs_dir=args.outputs,
-        models=models, group_by=args.neighbours_by,
+        models=models, group_by=args.neighbours_by, grouped_only=args.grouped_only,
     )
     started = time.perf_counter()
     try:

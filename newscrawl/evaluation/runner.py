@@ -183,6 +183,7 @@ class EvaluationRunner:
         models: ModelChooser | None = None,
         group_by: str = "cluster",
         time_parsing: bool = True,
+        grouped_only: bool = False,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
@@ -191,6 +192,9 @@ class EvaluationRunner:
         # None: every page uses the packaged model.
         self.models = models
         self.group_by = group_by
+        # Only pages with a neighbour in their group (by `group_by`), in either mode: single and
+        # neighbour runs then score the same pages, so their difference is the neighbour gain.
+        self.grouped_only = grouped_only
         self.mode = mode
         # The first configuration is the one reported as "newscrawl"; the rest are ablations.
         self.configs = configs or {"default": ExtractionConfig()}
@@ -216,7 +220,7 @@ class EvaluationRunner:
         for label in (*labelled, *(peer.name for peer in self.peers)):
             result.results[label] = []
         result.peer_versions = {peer.name: peer.version for peer in self.peers}
-        work = [(dataset, dataset.pages[: self.limit]) for dataset in datasets]
+        work = [(dataset, self._pages_of(dataset)[: self.limit]) for dataset in datasets]
         total = sum(len(pages) for _, pages in work)
         from tqdm import tqdm
 
@@ -224,6 +228,13 @@ class EvaluationRunner:
             for dataset, pages in work:
                 self._run_dataset(dataset, pages, labelled, result, bar.update)
         return result
+
+    def _pages_of(self, dataset: Dataset) -> list[DatasetPage]:
+        """The dataset's pages to evaluate: all, or (grouped_only) those that have neighbours."""
+        if not self.grouped_only:
+            return dataset.pages
+        groups = dataset.groups_of_pages(self.group_by)
+        return [page for page in dataset.pages if len(groups[page.id]) > 1]
 
     def _run_dataset(
         self,

@@ -23,6 +23,7 @@ from newscrawl.extraction.metadata import extract_metadata
 from newscrawl.extraction.prompt_noise import find_noise_segments
 from newscrawl.extraction.relevance import page_title, title_keyword_set
 from newscrawl.extraction.tag_sets import HEADING_TAGS
+from newscrawl.extraction.template_fill import add_unique_container_prose
 from newscrawl.extraction.word_tokens import count_text_words
 
 # lxml refuses these in element text; the page may still contain them.
@@ -197,6 +198,18 @@ def select_blocks_by_score(
             min_words=config.fill_neighbour_words,
             min_probability=config.fill_neighbour_probability,
             min_anchor_probability=config.block_threshold,
+            max_link_fraction=config.fill_link_fraction,
+        )
+    if config.template_fill_words and document.static_applied:
+        kept = add_unique_container_prose(
+            document,
+            features,
+            probabilities,
+            kept,
+            min_paragraph_words=config.fill_paragraph_words,
+            min_anchor_probability=config.block_threshold,
+            min_words=config.template_fill_words,
+            min_probability=config.template_fill_probability,
             max_link_fraction=config.fill_link_fraction,
         )
     if config.drop_duplicate_blocks:

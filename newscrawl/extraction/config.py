@@ -18,8 +18,9 @@ class ExtractionConfig:
     # revision are re-learned (2: markup spacing in the walk, decoding, block selection; 3: prose
     # is never dynamic noise, the best guess also when the sure prose is a line or two; 4:
     # figure captions and teasers of other stories are furniture, a sure paragraph's long
-    # prose neighbours are kept).
-    revision: int = 4
+    # prose neighbours are kept; 5: with a template, the page's own prose in its body's container
+    # is kept).
+    revision: int = 5
 
     # Stage switches (for ablation).
     use_static_noise: bool = True
@@ -84,6 +85,12 @@ class ExtractionConfig:
     # continuation (see `container_fill.add_prose_neighbours`; 0 words: off).
     fill_neighbour_words: int = 30
     fill_neighbour_probability: float = 0.3
+    # With a site template applied, a block inside the element holding the body's sure
+    # paragraphs, whose text occurs on no neighbour, with this many words and at least this
+    # probability, is the page's own prose (see `template_fill`; 0 words: off). Single-page
+    # extraction never uses it.
+    template_fill_words: int = 15
+    template_fill_probability: float = 0.05
     # When the page's scripts hold the article body (JSON-LD `articleBody`, app page state) and
     # the kept blocks show far less of it, complete them from it (see `article_body`).
     use_structured_body: bool = True
@@ -127,6 +134,7 @@ class ExtractionConfig:
             cap_key_number=False,
             longest_title_segment=False,
             use_structured_body=False,
+            template_fill_words=0,
             drop_prompt_noise=False,
             keep_figures=False,
         )

@@ -52,6 +52,23 @@ def test_evaluate_single_mode_with_ablation_and_limit(
     assert document["template_learning_ms"]["count"] == 0
 
 
+def test_evaluate_grouped_only_leaves_out_pages_without_neighbours(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = write_dataset(tmp_path)
+    index = folder / "index.jsonl"
+    lines = index.read_text(encoding="utf-8").splitlines()
+    alone = json.loads(lines[0]) | {"cluster": "alone"}
+    index.write_text("\n".join([json.dumps(alone), *lines[1:]]) + "\n", encoding="utf-8")
+    report = tmp_path / "scores.json"
+    assert main(["evaluate", str(folder), "--mode", "single", "--grouped-only", "--no-ablation",
+                 "--json", str(report)]) == 0
+    capsys.readouterr()
+    document = json.loads(report.read_text())
+    assert document["overall"]["pages"] == 5
+    assert alone["id"] not in {page["id"] for page in document["page_scores"]}
+
+
 def test_evaluate_with_peers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("trafilatura")
     folder = write_dataset(tmp_path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -168,3 +169,39 @@ def test_a_failing_extractor_scores_zero_and_is_counted(tmp_path: Path) -> None:
     assert result.errors("broken") == 6
     assert result.overall("broken").f1 == 0.0
     assert result.overall().f1 > 0.0
+
+
+def _isolate_first_page(folder: Path) -> str:
+    """Give the first page of a generated dataset a cluster of its own; return its id."""
+    index = folder / "index.jsonl"
+    lines = index.read_text(encoding="utf-8").splitlines()
+    first = json.loads(lines[0])
+    first["cluster"] = "alone"
+    index.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n", encoding="utf-8")
+    return str(first["id"])
+
+
+@pytest.mark.parametrize("mode", ["single", "neighbours"])
+def test_grouped_only_scores_the_pages_with_neighbours_in_both_modes(
+    tmp_path: Path, mode: str
+) -> None:
+    folder = write_dataset(tmp_path)
+    alone = _isolate_first_page(folder)
+    dataset = read_dataset(folder)
+    every = EvaluationRunner(mode=mode, progress=False).run([dataset])
+    grouped = EvaluationRunner(mode=mode, progress=False, grouped_only=True).run([dataset])
+    assert [r.page.id for r in every.results[MAIN_LABEL]] == [p.id for p in dataset.pages]
+    assert [r.page.id for r in grouped.results[MAIN_LABEL]] == [
+        p.id for p in dataset.pages if p.id != alone
+    ]
+
+
+def test_grouped_only_follows_the_grouping(tmp_path: Path) -> None:
+    # By site the isolated page still has its site's other pages as neighbours.
+    folder = write_dataset(tmp_path)
+    _isolate_first_page(folder)
+    dataset = read_dataset(folder)
+    result = EvaluationRunner(
+        mode="neighbours", progress=False, grouped_only=True, group_by="site"
+    ).run([dataset])
+    assert len(result.results[MAIN_LABEL]) == len(dataset.pages)
