@@ -11,11 +11,15 @@ from __future__ import annotations
 # --- The text walk (`document`) ---------------------------------------------------------------
 
 # Containers whose text is never article text: the walk neither indexes nor keys their text.
+# noembed and noframes are fallbacks no current browser shows, and libxml2 reads their inside
+# as raw text, so the markup of an ad in there would otherwise surface as words.
 SKIPPED_TAGS = frozenset(
     [
         "script",
         "style",
         "noscript",
+        "noembed",
+        "noframes",
         "template",
         "head",
         "title",
@@ -41,6 +45,7 @@ SKIPPED_TAGS = frozenset(
 # Elements that start a new text block in the walk; everything else is inline and joins its
 # block's text. Every HTML block element (p, headings, lists, tables, br): compare
 # CLEAN_BLOCK_TAGS, which only matters for tags the clean writer neither keeps nor drops.
+# Disjoint from SKIPPED_TAGS: the walk opens a block only for an element it enters.
 BLOCK_TAGS = frozenset(
     [
         "address",
@@ -77,7 +82,6 @@ BLOCK_TAGS = frozenset(
         "main",
         "menu",
         "nav",
-        "noframes",
         "ol",
         "p",
         "pre",

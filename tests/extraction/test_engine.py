@@ -28,6 +28,7 @@ from newscrawl.extraction.block_scorer import (
     load_block_model,
 )
 from newscrawl.extraction.errors import ModelFormatError
+from newscrawl.extraction.tag_sets import BLOCK_TAGS, SKIPPED_TAGS
 from tests.extraction.fixtures.neighbour_sites import generate_site
 
 PAGES = generate_site(seed=3, pages=5)
@@ -202,3 +203,23 @@ def test_the_feed_title_wins_and_the_page_headline_is_the_fallback() -> None:
     assert extract(html, title="Feed title of the story").title == "Feed title of the story"
     assert extract(html).title == "Page headline of the story"
     assert extract(html, title="").title == "Page headline of the story"
+
+
+@pytest.mark.parametrize("fallback", ["noembed", "noframes"])
+def test_fallback_content_no_browser_shows_is_not_article_text(fallback: str) -> None:
+    # libxml2 reads these as raw text: the markup inside would surface as words.
+    prose = " ".join(["The council approved the new harbour budget after a long debate."] * 4)
+    html = (
+        f"<html><body><h1>Harbour budget approved</h1><p>{prose}</p><p>{prose}</p>"
+        f"<{fallback}><a href='/ad'>Sponsored offer</a> click the banner now to win"
+        f" a prize today</{fallback}><p>{prose}</p></body></html>"
+    )
+    article = extract(html, title="Harbour budget approved")
+    assert "council approved" in article.text
+    assert "banner" not in article.text
+    assert "href" not in article.text
+
+
+def test_no_tag_is_both_skipped_and_a_block() -> None:
+    # The walk opens a block only for an element it enters, but closes one for every block tag.
+    assert not SKIPPED_TAGS & BLOCK_TAGS
