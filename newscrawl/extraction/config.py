@@ -18,8 +18,9 @@ class ExtractionConfig:
     # revision are re-learned (2: markup spacing in the walk, decoding, block selection; 3: prose
     # is never dynamic noise, the best guess also when the sure prose is a line or two; 4:
     # figure captions and teasers of other stories are furniture, a sure paragraph's long
-    # prose neighbours are kept).
-    revision: int = 4
+    # prose neighbours are kept; 5: a quote or list beside a kept paragraph is kept as a unit,
+    # and a body doubted paragraph by paragraph outweighs the short prose the scorer was sure of).
+    revision: int = 5
 
     # Stage switches (for ablation).
     use_static_noise: bool = True
