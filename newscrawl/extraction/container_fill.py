@@ -413,6 +413,11 @@ def add_doubted_body(
     # Without kept prose, the page's best guess (`pick_likely_blocks`) has chosen already.
     if not kept_words:
         return kept
+    # No group can expect more than all doubted paragraphs together: most pages stop here.
+    doubted = prose.copy()
+    doubted[kept] = False
+    if float(np.dot(probabilities[doubted], words[doubted])) <= kept_words:
+        return kept
     groups: dict[int, list[int]] = defaultdict(list)
     for i in np.flatnonzero(prose).tolist():
         node = segments[i].node
