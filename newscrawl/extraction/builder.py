@@ -15,7 +15,11 @@ from newscrawl.extraction.block_features import FEATURE_NAMES, compute_block_fea
 from newscrawl.extraction.block_scorer import load_block_model
 from newscrawl.extraction.clean_html import render_clean_html
 from newscrawl.extraction.config import ExtractionConfig
-from newscrawl.extraction.container_fill import add_prose_neighbours, fill_article_containers
+from newscrawl.extraction.container_fill import (
+    add_doubted_body,
+    add_prose_neighbours,
+    fill_article_containers,
+)
 from newscrawl.extraction.descriptions import first_paragraph
 from newscrawl.extraction.document import Document, normalise_space
 from newscrawl.extraction.figures import add_article_figures
@@ -176,6 +180,15 @@ def select_blocks_by_score(
         keep &= features[:, FEATURE_NAMES.index("static_fraction")] < config.static_block_fraction
     kept: list[int] = np.flatnonzero(keep).tolist()
     if config.fill_containers:
+        kept = add_doubted_body(
+            document,
+            features,
+            probabilities,
+            kept,
+            min_paragraph_words=config.fill_paragraph_words,
+            min_probability=config.fill_min_probability,
+            max_link_fraction=config.fill_link_fraction,
+        )
         kept = fill_article_containers(
             document,
             features,
@@ -199,6 +212,8 @@ def select_blocks_by_score(
             min_probability=config.fill_neighbour_probability,
             min_anchor_probability=config.block_threshold,
             max_link_fraction=config.fill_link_fraction,
+            # A quote or list is a group, judged as the twins' shapes are.
+            min_unit_mean=config.fill_min_mean,
         )
     if config.template_fill_words and document.static_applied:
         kept = add_unique_container_prose(

@@ -19,8 +19,10 @@ class ExtractionConfig:
     # is never dynamic noise, the best guess also when the sure prose is a line or two; 4:
     # figure captions and teasers of other stories are furniture, a sure paragraph's long
     # prose neighbours are kept; 5: with a template, the page's own prose in its body's container
-    # is kept).
-    revision: int = 5
+    # is kept; 6: a quote or list beside a kept paragraph is kept as a unit, a body doubted
+    # paragraph by paragraph outweighs the short prose the scorer was sure of, and noembed and
+    # noframes are skipped).
+    revision: int = 6
 
     # Stage switches (for ablation).
     use_static_noise: bool = True

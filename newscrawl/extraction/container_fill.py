@@ -30,6 +30,10 @@ from newscrawl.extraction.tag_sets import FIGURE_TAGS, HEADING_TAGS, LIST_ITEM_T
 
 _COLUMN = {name: k for k, name in enumerate(FEATURE_NAMES)}
 _MARKED = NEGATIVE_HINT | BOILERPLATE_TAG
+# Quotes and lists inside a body: their paragraphs and items continue it (`add_prose_neighbours`),
+# found within this many levels above a block.
+_WRAPPER_TAGS = frozenset({"blockquote", "ul", "ol", "dl"})
+_WRAPPER_DEPTH = 3
 
 
 @dataclass(frozen=True)
@@ -240,6 +244,7 @@ def add_prose_neighbours(
     min_probability: float,
     min_anchor_probability: float,
     max_link_fraction: float,
+    min_unit_mean: float = 0.0,
 ) -> list[int]:
     """`kept` with the long prose blocks next to its body paragraphs in the same container.
 
@@ -249,6 +254,11 @@ def add_prose_neighbours(
     worded block between), in the same element or a sibling of it, is kept when it reads as a
     paragraph: many words, few links, not noise, not marked as boilerplate beyond what the
     paragraph is marked. The blocks so added vouch for their own next neighbour.
+
+    A quote or a list beside such a paragraph (a sibling of it, or inside its element) is
+    judged as one unit, since its items are short and a lone item says little: all of its
+    blocks are kept when together they hold `min_words` words, their words-weighted mean
+    probability reaches `min_unit_mean`, and each is clean prose (0: every unit's mean passes).
     """
     columns = read_block_columns(features, max_link_fraction)
     words, marks = columns.words, columns.marks
@@ -260,9 +270,11 @@ def add_prose_neighbours(
     worded = np.flatnonzero(words > 0).tolist()
     position = {i: k for k, i in enumerate(worded)}
 
-    def near(a: int, b: int) -> bool:
+    starts = document.node_starts
+    ends = document.node_ends
+
+    def near(node_a: int, node_b: int) -> bool:
         # The same element, one inside the other's element, or siblings.
-        node_a, node_b = segments[a].node, segments[b].node
         return (
             node_a == node_b
             or parents[node_b] == node_a
@@ -272,6 +284,28 @@ def add_prose_neighbours(
 
     def prose(i: int) -> bool:
         return bool(clean[i]) and elements[segments[i].node].tag not in HEADING_TAGS
+
+    def wrapper_of(j: int, node: int) -> int:
+        # The quote or list holding block j that sits beside `node` (or inside it), if any.
+        wrapper = parents[segments[j].node]
+        for _ in range(_WRAPPER_DEPTH):
+            if wrapper < 0:
+                break
+            if elements[wrapper].tag in _WRAPPER_TAGS and (
+                parents[wrapper] == parents[node] or parents[wrapper] == node
+            ):
+                return wrapper
+            wrapper = parents[wrapper]
+        return -1
+
+    def fits(j: int, node: int, current: int) -> bool:
+        return (
+            j not in kept_set
+            and j not in added
+            and prose(j)
+            and not int(marks[j]) & ~int(marks[current])
+            and _unfigured(document, j)
+        )
 
     added: set[int] = set()
     # Only paragraphs the scorer kept on its own vouch for their neighbours: a best guess
@@ -285,25 +319,43 @@ def add_prose_neighbours(
     ]
     for start in body:
         for step in (1, -1):
-            current = start
+            current, node = start, segments[start].node
             while True:
                 k = position[current] + step
                 if not 0 <= k < len(worded):
                     break
                 j = worded[k]
+                if near(node, segments[j].node):
+                    if not (
+                        fits(j, node, current)
+                        and words[j] >= min_words
+                        and probabilities[j] >= min_probability
+                    ):
+                        break
+                    added.add(j)
+                    current, node = j, segments[j].node
+                    continue
+                # A quote or a list beside the paragraph continues the body as one unit: its
+                # items are short, so they are judged together, words-weighted.
+                wrapper = wrapper_of(j, node)
+                if wrapper < 0:
+                    break
+                unit = []
+                while 0 <= k < len(worded) and starts[wrapper] <= starts[
+                    segments[worded[k]].node
+                ] < ends[wrapper]:
+                    unit.append(worded[k])
+                    k += step
+                unit_words = sum(int(words[i]) for i in unit)
                 if (
-                    j in kept_set
-                    or j in added
-                    or words[j] < min_words
-                    or probabilities[j] < min_probability
-                    or not prose(j)
-                    or int(marks[j]) & ~int(marks[current])
-                    or not near(current, j)
-                    or not _unfigured(document, j)
+                    not all(fits(i, node, current) for i in unit)
+                    or unit_words < min_words
+                    or sum(probabilities[i] * words[i] for i in unit)
+                    < min_unit_mean * unit_words
                 ):
                     break
-                added.add(j)
-                current = j
+                added.update(unit)
+                current, node = unit[-1], wrapper
     if not added:
         return kept
     return sorted(kept_set | added)
@@ -317,3 +369,70 @@ def _unfigured(document: Document, index: int) -> bool:
             return False
         node = document.node_parents[node]
     return True
+
+
+def add_doubted_body(
+    document: Document,
+    features: np.ndarray,
+    probabilities: np.ndarray,
+    kept: list[int],
+    *,
+    min_paragraph_words: int,
+    min_probability: float,
+    max_link_fraction: float,
+) -> list[int]:
+    """`kept` with the sibling paragraphs the scorer doubted one by one but not as a group.
+
+    On an unseen layout the scorer may be sure of a short teaser beside the article and give
+    each of the article's many paragraphs less than even odds: judged one by one, the body is
+    lost. The expected article words of a group of sibling paragraphs are their words weighted
+    by their probabilities. When the doubted paragraphs of one group expect more words than
+    all the prose the scorer kept, that group is the body: its paragraphs with at least
+    `min_probability` are kept. Only clean prose paragraphs count (few links, not noise, no
+    headline or heading).
+    """
+    columns = read_block_columns(features, max_link_fraction)
+    words = columns.words
+    segments = document.segments
+    elements = document.node_elements
+    parents = document.node_parents
+    prose = (
+        columns.clean
+        & ~columns.is_title
+        & (words >= min_paragraph_words)
+        & (probabilities >= min_probability)
+    )
+    kept_set = set(kept)
+    kept_words = sum(
+        int(words[i])
+        for i in kept
+        if columns.clean[i]
+        and not columns.is_title[i]
+        and elements[segments[i].node].tag not in HEADING_TAGS
+    )
+    # Without kept prose, the page's best guess (`pick_likely_blocks`) has chosen already.
+    if not kept_words:
+        return kept
+    # No group can expect more than all doubted paragraphs together: most pages stop here.
+    doubted = prose.copy()
+    doubted[kept] = False
+    if float(np.dot(probabilities[doubted], words[doubted])) <= kept_words:
+        return kept
+    groups: dict[int, list[int]] = defaultdict(list)
+    for i in np.flatnonzero(prose).tolist():
+        node = segments[i].node
+        if elements[node].tag in HEADING_TAGS or not _unfigured(document, i):
+            continue
+        groups[parents[node]].append(i)
+    best, best_mass = -1, float(kept_words)
+    for parent, members in groups.items():
+        if parent < 0:
+            continue
+        # Only the doubted paragraphs weigh: a kept body with one doubted promo line is no
+        # second body.
+        mass = float(sum(probabilities[i] * words[i] for i in members if i not in kept_set))
+        if mass > best_mass:
+            best, best_mass = parent, mass
+    if best < 0:
+        return kept
+    return sorted(kept_set | set(groups[best]))

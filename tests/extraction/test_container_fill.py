@@ -6,7 +6,11 @@ import numpy as np
 
 from newscrawl.extraction import ExtractionConfig, extract
 from newscrawl.extraction.block_features import compute_block_features
-from newscrawl.extraction.container_fill import add_prose_neighbours, fill_article_containers
+from newscrawl.extraction.container_fill import (
+    add_doubted_body,
+    add_prose_neighbours,
+    fill_article_containers,
+)
 from newscrawl.extraction.document import Document, parse_document
 from newscrawl.extraction.prompt_noise import find_noise_segments
 
@@ -176,6 +180,7 @@ def _neighbours(
     features: np.ndarray,
     probabilities: np.ndarray,
     words: int = CONFIG.fill_neighbour_words,
+    unit_mean: float = CONFIG.fill_min_mean,
 ) -> list[str]:
     kept = np.flatnonzero(probabilities >= 0.5).tolist()
     added = add_prose_neighbours(
@@ -188,6 +193,7 @@ def _neighbours(
         min_probability=CONFIG.fill_neighbour_probability,
         min_anchor_probability=CONFIG.block_threshold,
         max_link_fraction=CONFIG.fill_link_fraction,
+        min_unit_mean=unit_mean,
     )
     return [document.segments[i].text for i in added]
 
@@ -210,3 +216,75 @@ def test_neighbours_the_scorer_rules_out_or_short_lines_are_not_added() -> None:
     likely = {LONG[0]: 0.45, LONG[1]: 0.4}
     document, features, probabilities = _scored(MIXED_PAGE, likely)
     assert _neighbours(document, features, probabilities) == []
+
+
+# A post whose paragraph introduces a list and quotes a source: the list items and the quoted
+# paragraphs are short or doubted one by one, but they continue the body.
+SPECS = [f"Spec {k}: a sensor of {k + 20} megapixels" for k in range(5)]
+QUOTE = [
+    "Pyongyang, October 30 (KCNA) - There is a teahouse near the falls, a scenic spot.",
+    "The two-story teahouse is furnished with a souvenir counter, a soft-drink stand and open-air"
+    " and indoor dining rooms for the guests.",
+]
+UNIT_PAGE = f"""<html><body>
+<div class="post">
+  <p>{LONG[0]}</p>
+  <ul>{"".join(f"<li>{spec}</li>" for spec in SPECS)}</ul>
+  <blockquote><p>{QUOTE[0]}</p><p>{QUOTE[1]}</p></blockquote>
+  <p>{LONG[1]}</p>
+</div>
+<div class="box"><ul><li>{LONG[2]}</li></ul></div>
+</body></html>"""
+
+
+def test_a_list_or_quote_beside_a_kept_paragraph_continues_the_body() -> None:
+    likely = {LONG[0]: 0.8, LONG[1]: 0.9, LONG[2]: 0.45, **dict.fromkeys(SPECS + QUOTE, 0.2)}
+    document, features, probabilities = _scored(UNIT_PAGE, likely)
+    texts = _neighbours(document, features, probabilities)
+    assert texts == [LONG[0], *SPECS, *QUOTE, LONG[1]]
+
+
+def test_a_unit_the_scorer_rules_out_or_a_list_elsewhere_is_not_added() -> None:
+    likely = {LONG[0]: 0.8, LONG[1]: 0.9, **dict.fromkeys(SPECS, 0.05), **dict.fromkeys(QUOTE, 0.2)}
+    document, features, probabilities = _scored(UNIT_PAGE, likely)
+    # The list's mean is below the bar: the walk from the first paragraph stops there, and the
+    # quote joins through the last one.
+    texts = _neighbours(document, features, probabilities)
+    assert texts == [LONG[0], *QUOTE, LONG[1]]
+    # A list in another branch of the page is nobody's neighbour.
+    assert LONG[2] not in texts
+
+
+# A layout the scorer has never seen: it is sure of a short teaser and doubts each of the
+# article's paragraphs, which together hold far more expected words.
+TEASER = "Read how the tram plan grew from a sketch into a city project in ten years."
+DOUBTED_PAGE = f"""<html><body>
+<div class="story">{"".join(f"<p>{text}</p>" for text in LONG)}</div>
+<ul class="more"><li><p>{TEASER}</p></li></ul>
+</body></html>"""
+
+
+def _doubted(document: Document, features: np.ndarray, probabilities: np.ndarray) -> list[str]:
+    kept = np.flatnonzero(probabilities >= 0.5).tolist()
+    added = add_doubted_body(
+        document,
+        features,
+        probabilities,
+        kept,
+        min_paragraph_words=CONFIG.fill_paragraph_words,
+        min_probability=CONFIG.fill_min_probability,
+        max_link_fraction=CONFIG.fill_link_fraction,
+    )
+    return [document.segments[i].text for i in added]
+
+
+def test_a_body_doubted_paragraph_by_paragraph_outweighs_a_sure_teaser() -> None:
+    likely = {TEASER: 0.9, **dict.fromkeys(LONG, 0.35)}
+    document, features, probabilities = _scored(DOUBTED_PAGE, likely)
+    assert _doubted(document, features, probabilities) == [*LONG, TEASER]
+
+
+def test_doubted_paragraphs_that_expect_fewer_words_than_the_kept_prose_stay_out() -> None:
+    likely = {TEASER: 0.9, LONG[0]: 0.9, LONG[1]: 0.9, LONG[2]: 0.2, LONG[3]: 0.05}
+    document, features, probabilities = _scored(DOUBTED_PAGE, likely)
+    assert _doubted(document, features, probabilities) == [LONG[0], LONG[1], TEASER]
