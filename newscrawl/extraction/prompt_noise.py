@@ -229,9 +229,7 @@ def is_teaser(element: HtmlElement) -> bool:
             return False
     if not chars:
         return False
-    shape = (element.tag, element.get("class"))
-    alike = sum(1 for sibling in parent if (sibling.tag, sibling.get("class")) == shape)
-    if alike < TEASER_SIBLINGS:
+    if not _has_alike_siblings(element, parent):
         return False
     linked = sum(_visible_chars(a.text_content()) for a in element.iter("a") if a.get("href"))
     # A headline and a blurb or a picture: a bare list of links (a body's reading list, which
@@ -239,6 +237,20 @@ def is_teaser(element: HtmlElement) -> bool:
     return TEASER_LINK_SHARE * chars <= linked and (
         linked < chars or next(element.iter("img", "picture"), None) is not None
     )
+
+
+def _has_alike_siblings(element: HtmlElement, parent: HtmlElement) -> bool:
+    """Whether TEASER_SIBLINGS children of `parent` (the element among them) share its tag and
+    class; counting stops there, since a long list is the common case."""
+    tag = element.tag
+    name = element.get("class")
+    alike = 0
+    for sibling in parent:
+        if sibling.tag == tag and sibling.get("class") == name:
+            alike += 1
+            if alike >= TEASER_SIBLINGS:
+                return True
+    return False
 
 
 def _visible_chars(text: str) -> int:
@@ -284,12 +296,36 @@ def find_noise_segments(document: Document, kept: Iterable[int]) -> set[int]:
             headed.add(node)
             node = parents[node]
     kinds: dict[int, str | None] = {}
+    pieces = document.pieces
+    piece_starts = document.node_starts
+    piece_ends = document.node_ends
+    visible: dict[int, int] = {}
+
+    def is_long(node: int) -> bool:
+        # The walk's pieces are a subset of the element's text (no blank runs, no scripts), so
+        # more than TEASER_MAX_CHARS in them rules out a teaser as `is_teaser` would, without
+        # walking the element's text again: most candidates are the body's long containers.
+        chars = 0
+        for index in range(piece_starts[node], piece_ends[node]):
+            count = visible.get(index)
+            if count is None:
+                count = visible[index] = sum(map(len, pieces[index].text.split()))
+            chars += count
+            if chars > TEASER_MAX_CHARS:
+                return True
+        return False
 
     def kind_of(node: int) -> str | None:
         if node not in kinds:
             element = elements[node]
             found = element_noise_class(element, memo)
-            if found is None and node not in headed and is_teaser(element):
+            if (
+                found is None
+                and node not in headed
+                and element.tag in _TEASER_TAGS
+                and not is_long(node)
+                and is_teaser(element)
+            ):
                 found = "related"
             kinds[node] = found
         return kinds[node]

@@ -379,3 +379,24 @@ def test_noise_word_pattern_matches_exactly_when_a_noise_word_is_inside(
     holds = any(noise_word in text for noise_word in prompt_noise._WORD_TO_CLASS)
     assert (prompt_noise._ANY_WORD.search(text) is not None) == holds
     assert prompt_noise._holds_noise_word(text) == holds
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<div><p>One <b>two</b> three</p>tail of p<ul><li>a</li> <li>b c</li></ul></div>after div",
+        "<div>lead<script>var x = 'long script text';</script><noscript>no script</noscript>"
+        "<span> spaced\n\t words </span><!-- a comment --> end</div><p>next</p>",
+        "<section><div><a href='/x'>link text</a> &amp; more<br>line two</div>tail</section>",
+    ],
+)
+def test_walked_text_under_an_element_is_never_more_than_its_own_text(html: str) -> None:
+    # find_noise_segments rules a teaser out on the walk's pieces alone, which is only safe
+    # while an element's pieces hold no more visible characters than its itertext.
+    document = parse_document(f"<html><body>{html}</body></html>")
+    for node, element in enumerate(document.node_elements):
+        walked = sum(
+            len("".join(piece.text.split()))
+            for piece in document.pieces[document.node_starts[node] : document.node_ends[node]]
+        )
+        assert walked <= sum(len("".join(text.split())) for text in element.itertext())
