@@ -1,10 +1,18 @@
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
 
 from tests.database_support import MigratedDatabases
+
+# Under `pytest -n` each worker shares the 2 cores with the others. OpenMP's threads (scikit-learn's
+# tree fitting, in the quality gate) spin while they wait for each other, and on busy cores that
+# wastes most of their time: a 300k-row fit took 21-25 s of CPU with two threads against 5.5 s with
+# one, on the loaded machine. So one thread per worker (and its subprocesses), unless set.
+if "PYTEST_XDIST_WORKER" in os.environ:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 # The longest modules, longest first (seconds in one serial run on the loaded 2-core machine,
 # 2026-11-29: the 40 slowest tests summed per module). `make test` hands whole modules to its
