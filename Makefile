@@ -30,7 +30,8 @@ lint: $(STAMP)
 # compare a compiled loop with its Python twin skip in the second run. Each run spreads whole test
 # modules (--dist loadfile: a module's fixtures are set up once) over TEST_WORKERS processes,
 # longest modules first (tests/conftest.py). Most crawl tests wait on sockets and timers, so more
-# workers than the 2 cores pay.
+# workers than the 2 cores pay: the crawl tests (tests/polling, tests/hostile, the demo crawls and
+# the crash restart) took 111 s with -n 2, 77 and 82 s with -n 4, 83 s with -n 6.
 TEST_WORKERS ?= 4
 PYTEST_PARALLEL := -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
