@@ -46,6 +46,19 @@ class BlockColumns:
     marks: np.ndarray  # NEGATIVE_HINT | BOILERPLATE_TAG of the block itself
 
 
+def lowest_common_node(document: Document, nodes: list[int]) -> int:
+    """The smallest walked element whose run of pieces holds those of all `nodes` (-1: none)."""
+    starts = document.node_starts
+    ends = document.node_ends
+    parents = document.node_parents
+    low = min(starts[node] for node in nodes)
+    high = max(ends[node] for node in nodes)
+    common = nodes[0]
+    while common >= 0 and not (starts[common] <= low and ends[common] >= high):
+        common = parents[common]
+    return common
+
+
 def read_block_columns(features: np.ndarray, max_link_fraction: float) -> BlockColumns:
     """The word counts, cleanliness, title flags and marks of the blocks' feature rows."""
     return BlockColumns(
@@ -101,14 +114,6 @@ def fill_article_containers(
 
     # Subtrees hold disjoint or nested runs of pieces, and a parent is walked before its
     # children: an element with text is inside another when its run is, and it comes later.
-    def lowest_common(nodes: list[int]) -> int:
-        low = min(starts[node] for node in nodes)
-        high = max(ends[node] for node in nodes)
-        common = nodes[0]
-        while common >= 0 and not (starts[common] <= low and ends[common] >= high):
-            common = parents[common]
-        return common
-
     def inside(node: int, container: int) -> bool:
         return container <= node and starts[container] <= starts[node] < ends[container]
 
@@ -164,7 +169,7 @@ def fill_article_containers(
         # Its container: the smallest element holding its likely members (the kept ones, and
         # the ones the scorer gave some chance), so a far-off twin cannot widen it to the page.
         likely = [i for i in members if i in kept_set or probabilities[i] >= min_probability]
-        container = lowest_common([segments[i].node for i in likely])
+        container = lowest_common_node(document, [segments[i].node for i in likely])
         if container < 0 or elements[container].tag in PAGE_TAGS:
             continue
         # A container marked as boilerplate (a comment thread) is never the article, however
@@ -201,7 +206,7 @@ def fill_article_containers(
     for a, b in zip(body, body[1:], strict=False):
         if b - a < 2 or b - a > max_gap:
             continue
-        common = lowest_common([segments[a].node, segments[b].node])
+        common = lowest_common_node(document, [segments[a].node, segments[b].node])
         # Widgets between paragraphs (ads, sign-up forms, galleries) nest deeper than the body.
         depth = max(depth_below(segments[a].node, common), depth_below(segments[b].node, common))
         for i in range(a + 1, b):

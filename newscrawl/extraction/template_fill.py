@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from newscrawl.extraction.block_features import FEATURE_NAMES, ancestor_flags
-from newscrawl.extraction.container_fill import read_block_columns
+from newscrawl.extraction.container_fill import lowest_common_node, read_block_columns
 from newscrawl.extraction.document import Document
 from newscrawl.extraction.tag_sets import FIGURE_TAGS, HEADING_TAGS, PAGE_TAGS
 
@@ -69,12 +69,7 @@ def add_unique_container_prose(
     ]
     if len(body) < 2:
         return kept
-    nodes = [segments[i].node for i in body]
-    low = min(starts[node] for node in nodes)
-    high = max(ends[node] for node in nodes)
-    container = nodes[0]
-    while container >= 0 and not (starts[container] <= low and ends[container] >= high):
-        container = parents[container]
+    container = lowest_common_node(document, [segments[i].node for i in body])
     if container < 0 or elements[container].tag in PAGE_TAGS:
         return kept
     container_flags = ancestor_flags(document, [container])[0]
