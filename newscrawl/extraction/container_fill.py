@@ -3,7 +3,7 @@
 The block scorer judges each block on its own, and on unseen layouts it keeps the lede and a few
 paragraphs and drops the rest of the same body: paragraphs far from the title's keywords, the
 slides of a listicle, the sections after a subheading. The blocks it does keep show what the
-article's paragraphs look like in this page's markup. Two structural rules carry that over:
+article's paragraphs look like in this page's markup. Structural rules carry that over:
 
 - twins: a block with the same tag under a parent of the same tag and class as at least two kept
   paragraphs, inside the smallest element that holds those paragraphs, is a paragraph of the
@@ -11,7 +11,12 @@ article's paragraphs look like in this page's markup. Two structural rules carry
 - gaps: between two kept paragraphs of one container, the subheadings, list items and paragraphs
   in between are the body's continuation.
 
-Either rule adds only text-like blocks: few links, not repeated across the site's pages, not
+- neighbours (`add_prose_neighbours`): a long doubted block next to a paragraph the scorer kept
+  on its own continues it, and a quote or list there continues it as one unit;
+- a doubted body (`add_doubted_body`): a group of sibling paragraphs the scorer doubted one by
+  one but expected, words-weighted, to hold more than all the prose it kept, is the body.
+
+Every rule adds only text-like blocks: few links, not repeated across the site's pages, not
 dynamic noise, and not inside an element that a class, id or tag marks as boilerplate below the
 container.
 """
@@ -48,6 +53,10 @@ class BlockColumns:
 
 def lowest_common_node(document: Document, nodes: list[int]) -> int:
     """The smallest walked element whose run of pieces holds those of all `nodes` (-1: none)."""
+    if not nodes:
+        return -1
+    # Subtrees hold disjoint or nested runs of pieces, and a parent is walked before its
+    # children: an element with text is inside another when its run is, and it comes later.
     starts = document.node_starts
     ends = document.node_ends
     parents = document.node_parents
@@ -112,8 +121,6 @@ def fill_article_containers(
             flags_cache[node] = ancestor_flags(document, [node])[0]
         return flags_cache[node]
 
-    # Subtrees hold disjoint or nested runs of pieces, and a parent is walked before its
-    # children: an element with text is inside another when its run is, and it comes later.
     def inside(node: int, container: int) -> bool:
         return container <= node and starts[container] <= starts[node] < ends[container]
 
@@ -303,7 +310,7 @@ def add_prose_neighbours(
             wrapper = parents[wrapper]
         return -1
 
-    def fits(j: int, node: int, current: int) -> bool:
+    def fits(j: int, current: int) -> bool:
         return (
             j not in kept_set
             and j not in added
@@ -332,7 +339,7 @@ def add_prose_neighbours(
                 j = worded[k]
                 if near(node, segments[j].node):
                     if not (
-                        fits(j, node, current)
+                        fits(j, current)
                         and words[j] >= min_words
                         and probabilities[j] >= min_probability
                     ):
@@ -353,7 +360,7 @@ def add_prose_neighbours(
                     k += step
                 unit_words = sum(int(words[i]) for i in unit)
                 if (
-                    not all(fits(i, node, current) for i in unit)
+                    not all(fits(i, current) for i in unit)
                     or unit_words < min_words
                     or sum(probabilities[i] * words[i] for i in unit)
                     < min_unit_mean * unit_words
