@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from newscrawl.extraction import ExtractionConfig, extract, learn_static_noise
+from newscrawl.extraction import ExtractionConfig, learn_static_noise
 from newscrawl.extraction.block_features import compute_block_features
 from newscrawl.extraction.document import Document, parse_document
 from newscrawl.extraction.static_noise import remove_static_noise
@@ -35,8 +35,10 @@ def _page(story: str, *, lede: str, extra: str = "") -> str:
 
 
 LEDE = "VALLEY (Wire) - The harbour reopened on Monday after storms damaged all of its old piers."
-# Two words short of `template_fill_words`: the lede is kept for its length, not by chance.
-SHORT_LEDE = "VALLEY (Wire) - The harbour reopened on Monday after storms."
+# One word short of `template_fill_words` (15): the lede is kept for its length, not by chance.
+SHORT_LEDE = (
+    "VALLEY (Wire) - The harbour reopened on Monday after storms damaged all its old piers."
+)
 NEIGHBOURS = [
     _page(story, lede=f"VALLEY (Wire) - The {story} lede opens this story with its own words.")
     for story in ("library", "market", "school")
@@ -112,12 +114,6 @@ def test_short_lines_figures_and_headings_are_not_added() -> None:
     kept = _fill(document, features, _body(document))
     for start in ("Read more", "A long caption", "A subheading"):
         assert _index(document, start) not in kept
-
-
-def test_single_page_extraction_ignores_the_rule() -> None:
-    html = _page("harbour", lede=LEDE)
-    off = ExtractionConfig(template_fill_words=0)
-    assert extract(html).text == extract(html, config=off).text
 
 
 def test_a_lede_shorter_than_the_minimum_is_not_added() -> None:
