@@ -54,8 +54,6 @@ cdef dict _tag_kinds(skipped_tags, block_tags):
     return kinds
 
 
-
-
 cdef inline bint _visible(text) except -1:
     """The Python walk's test: `text and not text.isspace()`."""
     return bool(text) and not text.isspace()
@@ -78,9 +76,6 @@ cdef inline bint _is_href(const_xmlChar* name) noexcept nogil:
         name[0] == c'h' and name[1] == c'r' and name[2] == c'e' and name[3] == c'f'
         and name[4] == 0
     )
-
-
-
 
 
 @cython.final
