@@ -3,7 +3,8 @@
     python -m bench.demo_neighbour_gain [--peers trafilatura]
 
 Each article page of `build_network()` is extracted alone, then with a template learned from up
-to NEIGHBOURS other pages of its site and category (the crawl's groups; never the page itself),
+to NEWSCRAWL_NEIGHBOURS other pages of its site and category, when there are at least
+NEWSCRAWL_MIN_NEIGHBOURS (the crawl's groups; never the page itself),
 and scored against its generated gold text (bag-of-words F1, macro over pages).
 """
 
@@ -16,10 +17,9 @@ from newscrawl.demo.layouts import render_article_page
 from newscrawl.evaluation.metric import score_bag_of_words
 from newscrawl.evaluation.peers import load_peers
 from newscrawl.extraction import extract, learn_static_noise
+from newscrawl.settings import NEWSCRAWL_MIN_NEIGHBOURS, NEWSCRAWL_NEIGHBOURS
 
 BASE_URL = "http://127.0.0.1:8000"
-# The crawl's group size (NEWSCRAWL_NEIGHBOURS).
-NEIGHBOURS = 10
 
 
 def measure(peer_names: list[str]) -> dict[str, list[float]]:
@@ -33,8 +33,11 @@ def measure(peer_names: list[str]) -> dict[str, list[float]]:
             group = [a for a in site.articles if a.category == category]
             for article in group:
                 html = pages[article.path]
-                others = [pages[o.path] for o in group if o.path != article.path][:NEIGHBOURS]
-                template = learn_static_noise(others) if others else None
+                others = [pages[o.path] for o in group if o.path != article.path]
+                others = others[:NEWSCRAWL_NEIGHBOURS]
+                # As in a crawl: no template from fewer pages than the crawl learns one from.
+                enough = len(others) >= NEWSCRAWL_MIN_NEIGHBOURS
+                template = learn_static_noise(others) if enough else None
                 url = BASE_URL + article.path
                 gold = article.gold_text
                 for mode, used in (("single", None), ("neighbours", template)):
@@ -53,7 +56,8 @@ def main() -> None:
     args = parser.parse_args()
     names = [name for name in args.peers.split(",") if name.strip()]
     for label, values in measure(names).items():
-        print(f"{label:<12} {len(values):>4} pages  F1 {sum(values) / len(values):.4f}")
+        mean = sum(values) / len(values) if values else 0.0
+        print(f"{label:<12} {len(values):>4} pages  F1 {mean:.4f}")
 
 
 if __name__ == "__main__":
