@@ -21,11 +21,17 @@ from tests.e2e.crawl_support import (
 from tests.scale_out.worker_support import open_shared_crawl, run_workers
 
 WORKERS = 2
-# Few requests per worker so that one worker cannot drain the shared queue alone. The idle
-# grace must outlast the other worker's start-up and feed parsing on a loaded 2-core machine:
-# with 3 s, a worker whose feeds the other had already taken closed before any article
-# request reached the queue.
-WORKER_SETTINGS = {"CONCURRENT_REQUESTS": "2", "NEWSCRAWL_FRONTIER_IDLE_CLOSE": "12"}
+# Few requests per worker, each after a delay, so that one worker cannot drain the shared queue
+# alone: the demo network's pages sit on one host, so a 0.25 s delay gives one worker some 25 s
+# of work, longer than the other's start-up on a loaded machine (under `make test`'s parallel
+# workers a second worker once started after the first had finished at no delay). The idle
+# grace must outlast the other worker's start-up and feed parsing too: with 3 s, a worker whose
+# feeds the other had already taken closed before any article request reached the queue.
+WORKER_SETTINGS = {
+    "CONCURRENT_REQUESTS": "2",
+    "DOWNLOAD_DELAY": "0.25",
+    "NEWSCRAWL_FRONTIER_IDLE_CLOSE": "12",
+}
 
 
 @pytest.fixture(scope="module")
