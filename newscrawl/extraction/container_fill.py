@@ -68,6 +68,28 @@ def lowest_common_node(document: Document, nodes: list[int]) -> int:
     return common
 
 
+def is_inside(document: Document, node: int, container: int) -> bool:
+    """Whether a walked element is `container` or lies inside it (see `lowest_common_node`)."""
+    starts = document.node_starts
+    return container <= node and starts[container] <= starts[node] < document.node_ends[container]
+
+
+def is_unmarked_below(
+    document: Document, index: int, marks: int, container: int, container_flags: int
+) -> bool:
+    """Whether block `index`, with its `marks`, carries no mark beyond its container's
+    (`container_flags`) and lies in no figure below the container."""
+    # A mark the container has itself (a "story-sidebar" page wrapper) says nothing here.
+    if marks & ~container_flags:
+        return False
+    node = document.segments[index].node
+    while node >= 0 and node != container:
+        if document.node_elements[node].tag in FIGURE_TAGS:
+            return False
+        node = document.node_parents[node]
+    return True
+
+
 def read_block_columns(features: np.ndarray, max_link_fraction: float) -> BlockColumns:
     """The word counts, cleanliness, title flags and marks of the blocks' feature rows."""
     return BlockColumns(
@@ -110,8 +132,6 @@ def fill_article_containers(
     segments = document.segments
     parents = document.node_parents
     elements = document.node_elements
-    starts = document.node_starts
-    ends = document.node_ends
     # A block's own marks are in its feature row already (`marked_blocks`); containers, which
     # are few, are looked up when met.
     flags_cache: dict[int, int] = {}
@@ -122,18 +142,10 @@ def fill_article_containers(
         return flags_cache[node]
 
     def inside(node: int, container: int) -> bool:
-        return container <= node and starts[container] <= starts[node] < ends[container]
+        return is_inside(document, node, container)
 
     def unmarked_below(i: int, container: int) -> bool:
-        # A mark the container has itself (a "story-sidebar" page wrapper) says nothing here.
-        if int(marked_blocks[i]) & ~flags_of(container):
-            return False
-        node = segments[i].node
-        while node >= 0 and node != container:
-            if elements[node].tag in FIGURE_TAGS:
-                return False
-            node = parents[node]
-        return True
+        return is_unmarked_below(document, i, int(marked_blocks[i]), container, flags_of(container))
 
     def depth_below(node: int, container: int) -> int:
         depth = 0

@@ -14,9 +14,14 @@ from __future__ import annotations
 import numpy as np
 
 from newscrawl.extraction.block_features import FEATURE_NAMES, ancestor_flags
-from newscrawl.extraction.container_fill import lowest_common_node, read_block_columns
+from newscrawl.extraction.container_fill import (
+    is_inside,
+    is_unmarked_below,
+    lowest_common_node,
+    read_block_columns,
+)
 from newscrawl.extraction.document import Document
-from newscrawl.extraction.tag_sets import FIGURE_TAGS, HEADING_TAGS, PAGE_TAGS
+from newscrawl.extraction.tag_sets import HEADING_TAGS, PAGE_TAGS
 
 _SUPPORT = FEATURE_NAMES.index("static_mean_support")
 
@@ -48,9 +53,6 @@ def add_unique_container_prose(
     words, marks = columns.words, columns.marks
     segments = document.segments
     elements = document.node_elements
-    parents = document.node_parents
-    starts = document.node_starts
-    ends = document.node_ends
     unique = features[:, _SUPPORT] <= 0
 
     def prose(i: int) -> bool:
@@ -73,18 +75,6 @@ def add_unique_container_prose(
     if container < 0 or elements[container].tag in PAGE_TAGS:
         return kept
     container_flags = ancestor_flags(document, [container])[0]
-
-    def inside_unmarked(i: int) -> bool:
-        # A mark the container has itself says nothing about the blocks in it.
-        if int(marks[i]) & ~container_flags:
-            return False
-        node = segments[i].node
-        while node >= 0 and node != container:
-            if elements[node].tag in FIGURE_TAGS:
-                return False
-            node = parents[node]
-        return node == container
-
     kept_set = set(kept)
     added = [
         i
@@ -92,9 +82,9 @@ def add_unique_container_prose(
             (words >= min_words) & (probabilities >= min_probability) & unique
         ).tolist()
         if i not in kept_set
-        and starts[container] <= starts[segments[i].node] < ends[container]
+        and is_inside(document, segments[i].node, container)
         and prose(i)
-        and inside_unmarked(i)
+        and is_unmarked_below(document, i, int(marks[i]), container, container_flags)
     ]
     if not added:
         return kept
