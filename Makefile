@@ -35,9 +35,11 @@ lint: $(STAMP)
 TEST_WORKERS ?= 4
 PYTEST_PARALLEL := -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
+# Both runs test one wheel, built by the first (tests/e2e/test_installed_wheel.py: build_once).
 test: lint
-	$(PY) -m pytest $(PYTEST_PARALLEL)
-	NEWSCRAWL_PURE_PYTHON=1 $(PY) -m pytest -q $(PYTEST_PARALLEL)
+	wheel_dir=$$(mktemp -d) && trap 'rm -rf "$$wheel_dir"' EXIT && \
+	NEWSCRAWL_TEST_WHEEL_DIR="$$wheel_dir" $(PY) -m pytest $(PYTEST_PARALLEL) && \
+	NEWSCRAWL_TEST_WHEEL_DIR="$$wheel_dir" NEWSCRAWL_PURE_PYTHON=1 $(PY) -m pytest -q $(PYTEST_PARALLEL)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build

@@ -6,6 +6,7 @@ install serves every test here.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shlex
@@ -27,6 +28,8 @@ from tests.e2e.crawl_support import REPO_ROOT
 
 BUILD_TIMEOUT_SECONDS = 1800
 DEMO_TIMEOUT_SECONDS = 300
+# Set by `make test` to a directory both of its pytest runs share (build_once).
+SHARED_BUILD_VARIABLE = "NEWSCRAWL_TEST_WHEEL_DIR"
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,10 @@ def outside_env(installed: Installed) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def installed() -> Iterator[Installed]:
+    shared = os.environ.get(SHARED_BUILD_VARIABLE)
+    if shared:
+        yield build_once(Path(shared))
+        return
     # A directory of its own rather than tmp_path_factory's: the build takes long enough for
     # other pytest sessions on the machine to prune this session's base temp directory.
     root = Path(tempfile.mkdtemp(prefix="newscrawl-wheel-test-"))
@@ -77,6 +84,23 @@ def installed() -> Iterator[Installed]:
         yield build_and_install(root)
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def build_once(root: Path) -> Installed:
+    """The install in `root`, built by the first run that asks for it.
+
+    `make test` runs the suite twice (compiled, then pure Python) on the same sources, and the
+    wheel does not depend on which loops the tests use: the second run installs nothing and
+    tests the first run's wheel under its own environment. The make recipe owns the directory.
+    """
+    root.mkdir(parents=True, exist_ok=True)
+    done = root / "installed.txt"
+    with (root / "build.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.is_file():
+            build_and_install(root)
+            done.write_text("built\n", encoding="utf-8")
+    return find_installed(root)
 
 
 def build_and_install(root: Path) -> Installed:
@@ -88,14 +112,20 @@ def build_and_install(root: Path) -> Installed:
         timeout=BUILD_TIMEOUT_SECONDS, env=clean_env(),
     )
     (wheel,) = dist.glob("newscrawl-*.whl")
-    (sdist,) = dist.glob("newscrawl-*.tar.gz")
     venv = root / "venv"
     run_checked([sys.executable, "-m", "venv", str(venv)], timeout=300, env=clean_env())
-    python = venv / "bin" / "python"
     run_checked(
-        [str(python), "-m", "pip", "install", "--quiet", str(wheel)],
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)],
         timeout=BUILD_TIMEOUT_SECONDS, env=clean_env(),
     )
+    return find_installed(root)
+
+
+def find_installed(root: Path) -> Installed:
+    (wheel,) = (root / "dist").glob("newscrawl-*.whl")
+    (sdist,) = (root / "dist").glob("newscrawl-*.tar.gz")
+    venv = root / "venv"
+    python = venv / "bin" / "python"
     site_packages = Path(
         run_checked(
             [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
