@@ -37,7 +37,7 @@ PYTEST_PARALLEL := -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 # Both runs test one wheel, built by the first (tests/e2e/test_installed_wheel.py: build_once).
 test: lint
-	wheel_dir=$$(mktemp -d) && trap 'rm -rf "$$wheel_dir"' EXIT && \
+	wheel_dir=$$(mktemp -d) && trap 'rm -rf "$$wheel_dir"' EXIT && trap 'exit 1' INT TERM && \
 	NEWSCRAWL_TEST_WHEEL_DIR="$$wheel_dir" $(PY) -m pytest $(PYTEST_PARALLEL) && \
 	NEWSCRAWL_TEST_WHEEL_DIR="$$wheel_dir" NEWSCRAWL_PURE_PYTHON=1 $(PY) -m pytest -q $(PYTEST_PARALLEL)
 
