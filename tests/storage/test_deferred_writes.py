@@ -71,7 +71,7 @@ def test_a_batch_of_articles_takes_two_statements_each_and_one_to_close_the_page
     assert set(page_statuses(engine).values()) == {"extracted"}
 
 
-def test_a_batch_of_new_articles_is_written_in_three_statements(
+def test_a_batch_of_new_articles_is_written_in_four_statements(
     engine: Engine, statements: list[str]
 ) -> None:
     page_ids = store_pending(engine, BATCH)
@@ -87,8 +87,8 @@ def test_a_batch_of_new_articles_is_written_in_three_statements(
 
     article_ids = asyncio.run(main())
     sent = [s for s in statements if not s.startswith(("BEGIN", "SELECT 1"))]
-    # Their stored identities, their rows (one multi-row upsert), their pages closed.
-    assert [s.split()[0] for s in sent] == ["SELECT", "INSERT", "UPDATE"]
+    # Their stored identities, their rows (one executemany) and their ids, their pages closed.
+    assert [s.split()[0] for s in sent] == ["SELECT", "INSERT", "SELECT", "UPDATE"]
     assert len(set(article_ids)) == BATCH
     assert set(page_statuses(engine).values()) == {"extracted"}
     with Session(engine) as session:
