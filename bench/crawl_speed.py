@@ -116,6 +116,9 @@ class CrawlRun:
     # CPU seconds (user + system) of the crawl process and the children it waited for: less
     # sensitive than pages/s to what the other users of a shared machine run meanwhile.
     cpu_seconds: float | None = None
+    # The crawl process's own CPU seconds (every thread, no children): what the crawl's
+    # pipelines and storage cost, apart from the extraction worker's share.
+    process_cpu_seconds: float | None = None
 
 
 class NetworkProcess:
@@ -339,6 +342,7 @@ def run_crawl(
         peak_rss_mb=round(peak / 1e6, 1) if peak else None,
         peak_tree_rss_mb=round(tree_peak / 1e6, 1) if tree_peak else None,
         cpu_seconds=round(cpu, 2),
+        process_cpu_seconds=stats.get("bench/process_cpu_seconds"),
         returncode=process.returncode,
         lost=network.articles - done,
         command=command,
@@ -560,7 +564,8 @@ def print_run(run: CrawlRun) -> None:
         f"{run.mode:8} {run.store:10} pages {run.network_pages:6}  served {run.served:6}  "
         f"stored {stored:>6}  {run.pages_per_second:7.1f} pages/s  "
         f"({run.active_pages_per_second:7.1f} active)  {run.per_page_ms:6.2f} ms/page  "
-        f"elapsed {run.elapsed_seconds:6.1f} s  CPU {run.cpu_seconds or 0:5.1f} s  "
+        f"elapsed {run.elapsed_seconds:6.1f} s  CPU {run.cpu_seconds or 0:5.1f} s "
+        f"(crawl process {run.process_cpu_seconds or 0:5.1f} s)  "
         f"RSS {rss} MB{flag}",
         flush=True,
     )

@@ -7,12 +7,14 @@ Enabled by STATS_CLASS (not by EXTENSIONS, so a bare crawl with `-s EXTENSIONS={
 Adds `bench/active_seconds` (first response to the last item leaving the pipelines, which
 leaves out start-up and shut-down), its two ends on the machine-wide monotonic clock
 (`bench/first_response_monotonic`, `bench/last_item_monotonic`: several workers of one crawl
-share that clock) and `bench/vmhwm_bytes` (this process's peak RSS).
+share that clock), `bench/vmhwm_bytes` (this process's peak RSS) and `bench/process_cpu_seconds`
+(this process's own CPU, all its threads, without its children such as an extraction pool).
 """
 
 from __future__ import annotations
 
 import json
+import resource
 import time
 from pathlib import Path
 from typing import Any
@@ -57,5 +59,7 @@ class BenchStatsCollector(MemoryStatsCollector):
         peak = read_peak_rss()
         if peak is not None:
             stats["bench/vmhwm_bytes"] = peak
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        stats["bench/process_cpu_seconds"] = usage.ru_utime + usage.ru_stime
         if self.path is not None:
             self.path.write_text(json.dumps(stats, default=str, indent=1), encoding="utf-8")

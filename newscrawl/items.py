@@ -49,5 +49,7 @@ class PageItem:
     template_includes_page: bool = False
     extraction_mode: str | None = None
     article: Article | None = field(default=None, repr=False)
+    # The words of article.text, counted where the article was extracted.
+    word_count: int | None = None
     stages: list[str] = field(default_factory=list)
     extraction_error: str | None = None

@@ -111,6 +111,7 @@ class ArticleExtractionPipeline:
             self._fail(item, outcome.error or "no article")
             return item
         item.article = outcome.article
+        item.word_count = outcome.word_count
         count_event(self.stats, ARTICLE_EXTRACTION_EXTRACTED)
         return item
 

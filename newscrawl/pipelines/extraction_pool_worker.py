@@ -22,6 +22,7 @@ from newscrawl.extraction import (
     parse_document,
 )
 from newscrawl.extraction.stages import run_stages
+from newscrawl.extraction.word_tokens import count_text_words
 from newscrawl.stats_keys import StageEvent
 
 
@@ -65,6 +66,9 @@ class ExtractionOutcome:
     detail: str | None = None
     # The page had more elements than the extraction reads (`Document.truncated`).
     truncated: bool = False
+    # The words of the article's text (count_text_words): counted here, not on the crawl's
+    # reactor thread, which storage and the quality counts would otherwise share.
+    word_count: int = 0
 
 
 def prepare_worker(crawl_pid: int) -> None:
@@ -128,4 +132,9 @@ def extract_page_job(job: ExtractionJob) -> ExtractionOutcome:
         return ExtractionOutcome(
             None, outcomes, repr(exc), traceback.format_exc(), document.truncated
         )
-    return ExtractionOutcome(article, outcomes, truncated=document.truncated)
+    return ExtractionOutcome(
+        article,
+        outcomes,
+        truncated=document.truncated,
+        word_count=count_text_words(article.text),
+    )

@@ -35,8 +35,8 @@ from newscrawl.stats_keys import (
 )
 from newscrawl.storage.batch_writer import BatchWriter
 from newscrawl.storage.page_repository import (
+    AdmissionWrite,
     PageRepository,
-    write_admission,
     write_failed_page,
 )
 from newscrawl.storage.records import Admission, PageRecord, TemplateRecord
@@ -119,9 +119,8 @@ class PageAdmitter:
         settings = self.settings
         try:
             return await self.writer.write(
-                partial(
-                    write_admission,
-                    page=record,
+                AdmissionWrite(
+                    record,
                     count_limit=max(settings.template_max_pages, settings.neighbours),
                     # Read in the writer's thread: a key seen there skips loading the blob.
                     known_templates=self.templates.keys(),

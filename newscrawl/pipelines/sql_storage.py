@@ -123,8 +123,10 @@ class SqlStoragePipeline:
             )
         record = self._build_record(item, article)
         page = build_page_record(item) if item.page_id is None else None
-        # Counted once: for the quality stats here and for the row.
-        word_count = count_text_words(article.text)
+        # Counted once, by the extraction: for the quality stats here and for the row.
+        word_count = item.word_count
+        if word_count is None:
+            word_count = count_text_words(article.text)
         try:
             await writer.write(
                 ArticleWrite(record, item.page_id, page, word_count=word_count),

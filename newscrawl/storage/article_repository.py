@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, select, text, update
+from sqlalchemy import Engine, Table, bindparam, func, select, text, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, SessionTransaction
 
@@ -29,11 +29,19 @@ from newscrawl.storage.retry import is_transient_error
 from newscrawl.storage.text_normaliser import normalise_text
 from newscrawl.storage.upsert import prepare_upsert
 
-# Several rows at once: the URL tells which id is whose (RETURNING keeps no order).
-ARTICLE_BATCH_UPSERT = prepare_upsert(
+ARTICLE_UPSERT = prepare_upsert(
+    Article.__table__,  # type: ignore[arg-type]
+    conflict_columns=["url"],
+)
+# One article alone: its id in the same round trip.
+ARTICLE_UPSERT_RETURNING = prepare_upsert(
     Article.__table__,  # type: ignore[arg-type]
     conflict_columns=["url"],
     returning=["id", "url"],
+)
+ARTICLES: Table = Article.__table__  # type: ignore[assignment]
+ARTICLE_IDS = select(ARTICLES.c.id, ARTICLES.c.url).where(
+    ARTICLES.c.url.in_(bindparam("urls", expanding=True))
 )
 
 
@@ -98,7 +106,7 @@ def store_articles(session: Session, writes: Sequence[ArticleWrite]) -> None:
     """Upsert the articles of `writes`, in order, and set each write's `article_id`.
 
     One query reads the stored identities of them all; new articles are inserted together,
-    one multi-row upsert, except that an article whose URL or text is also that of a new
+    one executemany, except that an article whose URL or text is also that of a new
     article before it waits for that one to be written, so that each is resolved against what
     one-by-one writes would have stored before it. A page not yet stored is stored first.
     """
@@ -157,9 +165,25 @@ def store_articles(session: Session, writes: Sequence[ArticleWrite]) -> None:
     pending.insert(session)
 
 
+def upsert_articles(session: Session, rows: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """Upsert article rows (URLs distinct); the id of each by its stored URL.
+
+    Several rows go in one executemany, which psycopg sends in one pipeline of a statement it
+    parsed once (a multi-row INSERT ... RETURNING is too long for its cache: it parsed each
+    one anew), and their ids are read in one query.
+    """
+    if len(rows) == 1:
+        result = ARTICLE_UPSERT_RETURNING.execute_returning(session, rows)
+        return {url: int(article_id) for article_id, url in result}
+    ARTICLE_UPSERT.execute_many(session, rows)
+    urls = [values["url"] for values in rows]
+    found = session.connection().execute(ARTICLE_IDS, {"urls": urls})
+    return {url: int(article_id) for article_id, url in found}
+
+
 @dataclass
 class PendingArticles:
-    """New articles of a batch not inserted yet: one multi-row upsert for them all."""
+    """New articles of a batch not inserted yet: one executemany for them all."""
 
     writes: list[tuple[ArticleWrite, dict[str, Any]]] = field(default_factory=list)
     # The stored forms of their URLs, and their texts' hashes.
@@ -176,13 +200,10 @@ class PendingArticles:
         self.content_hashes.add(values["content_hash"])
 
     def insert(self, session: Session) -> None:
-        """Upsert the pending rows (executemany: SQLAlchemy sends one multi-row INSERT)."""
+        """Upsert the pending rows (upsert_articles)."""
         if not self.writes:
             return
-        result = ARTICLE_BATCH_UPSERT.execute_returning(
-            session, [values for _, values in self.writes]
-        )
-        ids = {url: article_id for article_id, url in result}
+        ids = upsert_articles(session, [values for _, values in self.writes])
         for write, values in self.writes:
             url = normalise_text(values["url"])
             write.article_id = int(ids[url])

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine, Row, Select, Table, bindparam, func, select, text, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, SessionTransaction
 
 from newscrawl.storage.compression import BODY_COMPRESSION, compress_body, decompress_body
 from newscrawl.storage.deferred_writes import deferred_writes, flush_closed_pages
@@ -22,6 +22,7 @@ from newscrawl.storage.records import (
     TemplateKey,
     TemplateRecord,
 )
+from newscrawl.storage.text_normaliser import normalise_text
 from newscrawl.storage.upsert import build_upsert, prepare_upsert
 
 # First key of the two-key advisory lock that serialises template learning per group.
@@ -43,17 +44,19 @@ FEED_UPSERT = prepare_upsert(
 PAGE_UPSERT = prepare_upsert(
     Page.__table__,  # type: ignore[arg-type]
     conflict_columns=["url"],
+)
+# One page alone: its id in the same round trip.
+PAGE_UPSERT_RETURNING = prepare_upsert(
+    Page.__table__,  # type: ignore[arg-type]
+    conflict_columns=["url"],
     returning=["id"],
 )
 
 PAGES: Table = Page.__table__  # type: ignore[assignment]
 TEMPLATES: Table = Template.__table__  # type: ignore[assignment]
 # Core statements built once: building them per page cost SQLAlchemy more than running them.
-TEMPLATE_STATE = select(
-    *(column for column in TEMPLATES.c if column.name not in ("id", "template"))
-).where(TEMPLATES.c.group_key == bindparam("group_key"))
-TEMPLATE_ROW = select(*(column for column in TEMPLATES.c if column.name != "id")).where(
-    TEMPLATES.c.group_key == bindparam("group_key")
+PAGE_IDS = select(PAGES.c.id, PAGES.c.url).where(
+    PAGES.c.url.in_(bindparam("urls", expanding=True))
 )
 FAIL_PAGE = (
     update(PAGES)
@@ -62,61 +65,106 @@ FAIL_PAGE = (
 )
 
 
-def _build_group_count(*conditions: Any) -> Select[int]:
-    """Count at most :limit pages of group :group_key matching `conditions`."""
-    inner = (
-        select(PAGES.c.id)
-        .where(PAGES.c.group_key == bindparam("group_key"), *conditions)
-        .limit(bindparam("limit"))
-    )
-    return select(func.count()).select_from(inner.subquery())
-
-
 def _with_pages_since(statement: Select[Any]) -> Select[Any]:
-    """`statement` on the templates row, with at most :limit pages of the group stored after
-    the template's newest one: the template and its age in one round trip, not two."""
+    """`statement` on the templates rows of groups :group_keys, each with at most :limit pages
+    of its group stored after the template's newest one, leaving out the pages :batch_ids:
+    the templates and their ages in one round trip."""
     inner = (
         select(PAGES.c.id)
         .where(
-            PAGES.c.group_key == bindparam("group_key"),
+            PAGES.c.group_key == TEMPLATES.c.group_key,
             PAGES.c.id > TEMPLATES.c.last_page_id,
+            PAGES.c.id.not_in(bindparam("batch_ids", expanding=True)),
         )
         .limit(bindparam("limit"))
         .correlate(TEMPLATES)
     )
     since = select(func.count()).select_from(inner.subquery()).scalar_subquery()
-    return statement.add_columns(since.label(PAGES_SINCE))
+    return statement.add_columns(since.label(PAGES_SINCE)).where(
+        TEMPLATES.c.group_key.in_(bindparam("group_keys", expanding=True))
+    )
 
 
 PAGES_SINCE = "pages_since"
-COUNT_PENDING = _build_group_count(PAGES.c.status == "pending")
-TEMPLATE_STATE_SINCE = _with_pages_since(TEMPLATE_STATE)
-TEMPLATE_ROW_SINCE = _with_pages_since(TEMPLATE_ROW)
+TEMPLATE_STATES_SINCE = _with_pages_since(
+    select(*(column for column in TEMPLATES.c if column.name not in ("id", "template")))
+)
+TEMPLATE_ROWS_SINCE = _with_pages_since(
+    select(*(column for column in TEMPLATES.c if column.name != "id"))
+)
+# At most :limit pending pages of group :group_key, leaving out the pages :batch_ids.
+COUNT_PENDING_OUTSIDE = select(func.count()).select_from(
+    select(PAGES.c.id)
+    .where(
+        PAGES.c.group_key == bindparam("group_key"),
+        PAGES.c.status == "pending",
+        PAGES.c.id.not_in(bindparam("batch_ids", expanding=True)),
+    )
+    .limit(bindparam("limit"))
+    .subquery()
+)
 
 
 def upsert_page(
     session: Session, page: PageRecord, *, status: str = "pending", error: str | None = None
 ) -> int:
     """Store a page (and its site and feed) by URL and return its id; a re-crawl overwrites it."""
+    (page_id,) = upsert_pages(session, [page], status=status, error=error)
+    return page_id
+
+
+def upsert_pages(
+    session: Session,
+    pages: Sequence[PageRecord],
+    *,
+    status: str = "pending",
+    error: str | None = None,
+) -> list[int]:
+    """upsert_page for each of `pages`, in order, in one executemany; their ids.
+
+    psycopg sends the rows in one pipeline of a statement it has parsed once; a multi-row
+    INSERT ... RETURNING cost it more to parse (too long to be cached) than to send. The ids
+    are then read by URL, in one query. A URL given twice ends with its later values.
+    """
     now = _now()
     deferred = deferred_writes(session)
     # A batch of pages shares a few sites and feeds: each row once per transaction. The site
     # row is upserted at the commit (storage/deferred_writes.py), with the first page's time,
     # so that concurrent batches do not queue for its lock.
-    deferred.sites.setdefault(page.site, now)
     written = deferred.written
-    if page.feed_url and ("feed", page.feed_url) not in written:
-        FEED_UPSERT.execute(
-            session,
-            {
-                "url": page.feed_url,
-                "site": page.site,
-                "category": page.category,
-                "first_seen_at": now,
-            },
-        )
-        written.add(("feed", page.feed_url))
-    values: dict[str, Any] = {
+    for page in pages:
+        deferred.sites.setdefault(page.site, now)
+        if page.feed_url and ("feed", page.feed_url) not in written:
+            FEED_UPSERT.execute(
+                session,
+                {
+                    "url": page.feed_url,
+                    "site": page.site,
+                    "category": page.category,
+                    "first_seen_at": now,
+                },
+            )
+            written.add(("feed", page.feed_url))
+    rows = [_page_values(page, status=status, error=error, now=now) for page in pages]
+    if len(rows) == 1:
+        page_ids = [int(PAGE_UPSERT_RETURNING.execute(session, rows[0]).scalar_one())]
+    else:
+        PAGE_UPSERT.execute_many(session, rows)
+        urls = [page.url for page in pages]
+        found = session.connection().execute(PAGE_IDS, {"urls": urls})
+        ids = {url: int(page_id) for page_id, url in found}
+        page_ids = [ids[normalise_text(url)] for url in urls]
+    for page_id in page_ids:
+        # The row now has this write's status, not that of a close deferred before it.
+        deferred.closed_pages.pop(page_id, None)
+    return page_ids
+
+
+def _page_values(
+    page: PageRecord, *, status: str, error: str | None, now: datetime
+) -> dict[str, Any]:
+    """The pages row of `page`, every column but the id."""
+    return {
         "url": page.url,
         "site": page.site,
         "category": page.category,
@@ -135,10 +183,6 @@ def upsert_page(
         "error": None if error is None else error[:MAX_ERROR_CHARS],
         "updated_at": now,
     }
-    page_id = int(PAGE_UPSERT.execute(session, values).scalar_one())
-    # The row now has this write's status, not that of a close deferred before it.
-    deferred.closed_pages.pop(page_id, None)
-    return page_id
 
 
 def write_admission(
@@ -154,22 +198,101 @@ def write_admission(
     The template's blob is left out (None) when its key is in `known_templates`: the caller
     already holds that version decoded, and the blob is the bulk of the row.
     """
-    page_id = upsert_page(session, page)
+    return AdmissionWrite(page, count_limit, known_templates)(session)
+
+
+@dataclass
+class AdmissionWrite:
+    """write_admission for the BatchWriter: a batch of them is stored and read together
+    (`prepare_batch`: see admit_pages), then each write returns its own admission."""
+
+    page: PageRecord
+    count_limit: int
+    known_templates: Container[TemplateKey] = ()
+    # Set by admit_pages: the page's admission, and the transaction that wrote it.
+    admission: Admission | None = None
+    stored_in: SessionTransaction | None = field(default=None, repr=False)
+
+    def __call__(self, session: Session) -> Admission:
+        if self.admission is None or self.stored_in is not session.get_transaction():
+            # Not admitted with a batch in this transaction: alone, then.
+            admit_pages(session, [self])
+        assert self.admission is not None
+        # An article of the batch written before this one may have closed the page again.
+        deferred_writes(session).closed_pages.pop(self.admission.page_id, None)
+        return self.admission
+
+    @staticmethod
+    def prepare_batch(session: Session, writes: Sequence[AdmissionWrite]) -> None:
+        """Admit the batch's pages: see admit_pages."""
+        admit_pages(session, writes)
+
+
+def admit_pages(session: Session, writes: Sequence[AdmissionWrite]) -> None:
+    """Store the pages of `writes` as pending, in one upsert, and set each write's admission.
+
+    Each admission is what write_admission alone would have read in the writes' order: its
+    group's pending count includes the pages of the group admitted before it in `writes` (not
+    those after), and a template's pages since it likewise. The counts are read once per group
+    for the whole batch: one statement for the templates (one more for versions a caller does
+    not hold yet) and one count per group without a template.
+    """
+    if not writes:
+        return
+    page_ids = upsert_pages(session, [write.page for write in writes])
+    # Pages closed by this transaction must not count as pending.
+    flush_closed_pages(session)
+    limit = max(write.count_limit for write in writes)
+    groups = list(dict.fromkeys(normalise_text(write.page.group_key) for write in writes))
+    batch_ids = sorted(set(page_ids))
     connection = session.connection()
-    key = {"group_key": page.group_key, "limit": count_limit}
-    state = connection.execute(TEMPLATE_STATE_SINCE, key).one_or_none()
-    if state is not None and (page.group_key, state.learned_at) not in known_templates:
-        # A version the caller does not hold (new, or re-learned by another worker): with its blob.
-        state = connection.execute(TEMPLATE_ROW_SINCE, key).one_or_none()
-    if state is None:
-        # Pages closed by this transaction must not count as pending.
-        flush_closed_pages(session)
-        pending = connection.execute(COUNT_PENDING, key).scalar_one()
-        return Admission(page_id, None, int(pending), 0)
-    fields = dict(state._mapping)
-    since = fields.pop(PAGES_SINCE)
-    fields.setdefault("template", None)
-    return Admission(page_id, TemplateRecord(**fields), 0, int(since))
+    params = {"group_keys": groups, "batch_ids": batch_ids, "limit": limit}
+    states = {row.group_key: row for row in connection.execute(TEMPLATE_STATES_SINCE, params)}
+    unknown = [
+        group
+        for group, state in states.items()
+        if any(
+            normalise_text(write.page.group_key) == group
+            and (write.page.group_key, state.learned_at) not in write.known_templates
+            for write in writes
+        )
+    ]
+    if unknown:
+        # Versions a caller does not hold (new, or re-learned by another worker): with blobs.
+        params_unknown = params | {"group_keys": unknown}
+        for row in connection.execute(TEMPLATE_ROWS_SINCE, params_unknown):
+            states[row.group_key] = row
+    # One count per group without a template (a prepared statement each).
+    pending_before = {
+        group: int(
+            connection.execute(COUNT_PENDING_OUTSIDE, params | {"group_key": group}).scalar_one()
+        )
+        for group in groups
+        if group not in states
+    }
+    # The batch's own pages of each group, counted as each write would have seen them.
+    admitted: dict[str, set[int]] = {}
+    since_template: dict[str, set[int]] = {}
+    transaction = session.get_transaction()
+    for write, page_id in zip(writes, page_ids, strict=True):
+        group = normalise_text(write.page.group_key)
+        admitted.setdefault(group, set()).add(page_id)
+        state = states.get(group)
+        write.stored_in = transaction
+        if state is None:
+            pending = min(pending_before[group] + len(admitted[group]), write.count_limit)
+            write.admission = Admission(page_id, None, pending, 0)
+            continue
+        newer = since_template.setdefault(group, set())
+        if page_id > state.last_page_id:
+            newer.add(page_id)
+        fields = dict(state._mapping)
+        since = min(int(fields.pop(PAGES_SINCE)) + len(newer), write.count_limit)
+        fields.setdefault("template", None)
+        if (write.page.group_key, state.learned_at) in write.known_templates:
+            # The caller holds this version decoded: the blob is the bulk of the row.
+            fields["template"] = None
+        write.admission = Admission(page_id, TemplateRecord(**fields), 0, since)
 
 
 def write_failed_page(

@@ -115,6 +115,8 @@ def test_crawl_stores_every_page_served_and_reports(tmp_path: Path) -> None:
     assert run["pending_pages"] == run["failed_pages"] == 0
     assert run["peak_rss_mb"] > 0
     assert run["pages_per_second"] > 0
+    # The crawl process's own CPU is part of what the crawl and its children took.
+    assert 0 < run["process_cpu_seconds"] <= run["cpu_seconds"]
     assert report["losses"] == []
 
 

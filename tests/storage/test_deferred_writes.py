@@ -12,14 +12,16 @@ from sqlalchemy.orm import Session
 
 from newscrawl.storage.article_repository import ArticleWrite, write_article
 from newscrawl.storage.batch_writer import BatchWriter
+from newscrawl.storage.compression import decompress_body
 from newscrawl.storage.models import Article, Page, Site
 from newscrawl.storage.page_repository import (
+    AdmissionWrite,
     PageRepository,
     upsert_page,
     write_admission,
     write_failed_page,
 )
-from newscrawl.storage.records import ArticleRecord
+from newscrawl.storage.records import Admission, ArticleRecord, PageRecord, TemplateRecord
 from tests.storage.test_repositories import fixed_template, make_article, make_page
 
 BATCH = 12
@@ -69,7 +71,7 @@ def test_a_batch_of_articles_takes_two_statements_each_and_one_to_close_the_page
     assert set(page_statuses(engine).values()) == {"extracted"}
 
 
-def test_a_batch_of_new_articles_is_written_in_three_statements(
+def test_a_batch_of_new_articles_is_written_in_four_statements(
     engine: Engine, statements: list[str]
 ) -> None:
     page_ids = store_pending(engine, BATCH)
@@ -85,8 +87,8 @@ def test_a_batch_of_new_articles_is_written_in_three_statements(
 
     article_ids = asyncio.run(main())
     sent = [s for s in statements if not s.startswith(("BEGIN", "SELECT 1"))]
-    # Their stored identities, their rows (one multi-row upsert), their pages closed.
-    assert [s.split()[0] for s in sent] == ["SELECT", "INSERT", "UPDATE"]
+    # Their stored identities, their rows (one executemany) and their ids, their pages closed.
+    assert [s.split()[0] for s in sent] == ["SELECT", "INSERT", "SELECT", "UPDATE"]
     assert len(set(article_ids)) == BATCH
     assert set(page_statuses(engine).values()) == {"extracted"}
     with Session(engine) as session:
@@ -167,3 +169,109 @@ def test_an_admission_with_a_known_template_reads_it_in_one_statement(
     assert [s.split()[0] for s in sent] == ["INSERT", "SELECT", "INSERT"]
     assert admission.pages_since_template == 2
     assert admission.template is not None and admission.template.template is None
+
+
+def admission_sequence() -> list[PageRecord]:
+    """Pages of a group with a template (sport) and one without (world), interleaved, with
+    a URL given twice."""
+    pages = [make_page(10), make_page(11, category="sport"), make_page(12)]
+    pages += [make_page(13, category="sport"), make_page(10, body=b"<p>again</p>"), make_page(14)]
+    return pages
+
+
+def prepare_groups(engine: Engine) -> TemplateRecord:
+    """Two pending world pages, three sport pages with a template learned from them."""
+    store_pending(engine, 2)
+    with Session(engine) as session, session.begin():
+        for number in range(3):
+            upsert_page(session, make_page(100 + number, category="sport"))
+    learned = PageRepository(engine).learn_template(
+        "news.test|sport", fixed_template, max_pages=3, min_pages=2, replaces=None
+    )
+    assert learned is not None
+    return learned
+
+
+def describe(admissions: list[Admission]) -> list[tuple[int, int, bool, int]]:
+    """What the pipeline reads of each admission; page ids as their first position."""
+    first: dict[int, int] = {}
+    for position, admission in enumerate(admissions):
+        first.setdefault(admission.page_id, position)
+    return [
+        (a.pending_in_group, a.pages_since_template, a.template is None, first[a.page_id])
+        for a in admissions
+    ]
+
+
+def test_a_batch_of_admissions_reads_what_one_by_one_admissions_read(engine: Engine) -> None:
+    learned = prepare_groups(engine)
+    known = {learned.key}
+    with Session(engine) as session:
+        # One by one in one transaction, rolled back: what each would read alone.
+        session.begin()
+        alone = [
+            write_admission(session, page, count_limit=100, known_templates=known)
+            for page in admission_sequence()
+        ]
+        session.rollback()
+    writer = BatchWriter(engine, batch_size=len(admission_sequence()), delay=3600)
+
+    async def main() -> list[Admission]:
+        writes = [
+            writer.write(AdmissionWrite(page, count_limit=100, known_templates=known))
+            for page in admission_sequence()
+        ]
+        return await asyncio.gather(*writes)
+
+    batched = asyncio.run(main())
+    # Each page counts the pages of its group before it in the batch, not those after.
+    assert describe(alone) == [
+        (3, 0, True, 0),
+        (0, 1, False, 1),
+        (4, 0, True, 2),
+        (0, 2, False, 3),
+        (4, 0, True, 0),
+        (5, 0, True, 5),
+    ]
+    assert describe(batched) == describe(alone)
+    # The later write of the URL given twice is the one stored.
+    with Session(engine) as session:
+        body = session.scalar(select(Page.body).where(Page.url == make_page(10).url))
+    assert body is not None and decompress_body(body, "zlib") == b"<p>again</p>"
+
+
+def test_the_count_limit_caps_each_admission_of_a_batch(engine: Engine) -> None:
+    store_pending(engine, 5)
+    writer = BatchWriter(engine, batch_size=4, delay=3600)
+
+    async def main() -> list[Admission]:
+        pages = [make_page(number) for number in range(10, 14)]
+        return await asyncio.gather(
+            *(writer.write(AdmissionWrite(page, count_limit=7)) for page in pages)
+        )
+
+    assert [a.pending_in_group for a in asyncio.run(main())] == [6, 7, 7, 7]
+
+
+def test_a_batch_of_admissions_upserts_its_pages_in_one_statement(
+    engine: Engine, statements: list[str]
+) -> None:
+    learned = prepare_groups(engine)
+    statements.clear()
+    writer = BatchWriter(engine, batch_size=BATCH, delay=3600)
+
+    async def main() -> list[Admission]:
+        pages = [make_page(20 + number, category="sport") for number in range(BATCH // 2)]
+        pages += [make_page(40 + number) for number in range(BATCH // 2)]
+        return await asyncio.gather(
+            *(writer.write(AdmissionWrite(page, 100, {learned.key})) for page in pages)
+        )
+
+    admissions = asyncio.run(main())
+    sent = [s.split() for s in statements if not s.startswith(("BEGIN", "SELECT 1"))]
+    # The two feeds, the pages (one executemany) and their ids, the templates of both groups,
+    # the pending count of the group without one, the site at the commit.
+    assert [s[0] if s[0] == "SELECT" else s[2] for s in sent] == [
+        "feeds", "feeds", "pages", "SELECT", "SELECT", "SELECT", "sites"
+    ]
+    assert len({a.page_id for a in admissions}) == BATCH
