@@ -112,36 +112,70 @@ cdef long _marker_bits(
     return bits
 
 
+@cython.final
+cdef class FlagMemo:
+    """What `ancestor_flags` learnt of one page, kept between its calls on that page.
+
+    The flags of every element climbed so far and of every class or id value met: the block
+    features climb from every block, and the container rules then ask for a few containers,
+    which are those blocks' ancestors. Valid while the page's tree stays as it was walked (the
+    memo points into its attribute values); `block_features.ancestor_flags` keeps one per
+    Document.
+    """
+
+    cdef long* known
+    cdef Py_ssize_t count
+    cdef TagMemo table
+    cdef MarkerMemo memo
+    cdef dict value_flags
+
+    def __cinit__(self, Py_ssize_t count):
+        cdef Py_ssize_t node
+        memset(&self.table, 0, sizeof(TagMemo))
+        memset(&self.memo, 0, sizeof(MarkerMemo))
+        self.value_flags = {}
+        self.count = count
+        self.known = <long*>malloc(max(count, 1) * sizeof(long))
+        if self.known is NULL:
+            raise MemoryError()
+        for node in range(count):
+            self.known[node] = -1
+        _grow_memo(&self.memo)
+
+    def __dealloc__(self):
+        free(self.known)
+        free(self.memo.entries)
+
+
 @cython.boundscheck(True)
-def ancestor_flags(list elements, list parents, list nodes, dict tag_flags, marker_flags):
+def ancestor_flags(
+    list elements, list parents, list nodes, dict tag_flags, marker_flags, FlagMemo memo=None
+):
     """`block_features._ancestor_flags` over a Document's `node_elements` and `node_parents`.
 
     `marker_flags` must leave the tree as it is: the memo points into its attribute values.
+    `memo`, made for these `parents` (`FlagMemo(len(parents))`), carries what earlier calls on
+    the same page learnt; without it, each call starts afresh.
     """
     cdef Py_ssize_t count = len(parents)
+    if memo is None:
+        memo = FlagMemo(count)
+    elif memo.count != count:
+        raise ValueError("the memo was made for another page")
     cdef Py_ssize_t chain_size
     cdef Py_ssize_t node
     cdef Py_ssize_t step
     cdef long inherited
     cdef long flags
-    cdef long* known = NULL
+    cdef long* known = memo.known
     cdef Py_ssize_t* chain = NULL
     cdef xmlNode* c_node
-    cdef TagMemo table
-    cdef MarkerMemo memo
-    cdef dict value_flags = {}
     cdef list found = []
     cdef bint in_place
-    memset(&table, 0, sizeof(TagMemo))
-    memset(&memo, 0, sizeof(MarkerMemo))
     try:
-        _grow_memo(&memo)
-        known = <long*>malloc(max(count, 1) * sizeof(long))
         chain = <Py_ssize_t*>malloc(max(count, 1) * sizeof(Py_ssize_t))
-        if known is NULL or chain is NULL:
+        if chain is NULL:
             raise MemoryError()
-        for node in range(count):
-            known[node] = -1
         for item in nodes:
             node = item
             chain_size = 0
@@ -159,16 +193,18 @@ def ancestor_flags(list elements, list parents, list nodes, dict tag_flags, mark
                 c_node = require_element(elements[step])._c_node
                 # Without attribute declarations, an attribute absent from the node is absent.
                 in_place = c_node.doc is not NULL and not declares_attributes(c_node.doc)
-                flags = inherited | _tag_value(c_node, &table, tag_flags)
-                flags |= _marker_bits(c_node, "class", in_place, &memo, value_flags, marker_flags)
-                flags |= _marker_bits(c_node, "id", in_place, &memo, value_flags, marker_flags)
+                flags = inherited | _tag_value(c_node, &memo.table, tag_flags)
+                flags |= _marker_bits(
+                    c_node, "class", in_place, &memo.memo, memo.value_flags, marker_flags
+                )
+                flags |= _marker_bits(
+                    c_node, "id", in_place, &memo.memo, memo.value_flags, marker_flags
+                )
                 known[step] = inherited = flags
             found.append(inherited)
         return found
     finally:
-        free(known)
         free(chain)
-        free(memo.entries)
 
 
 cdef inline long _known(long* known, Py_ssize_t count, Py_ssize_t node) except? -2:

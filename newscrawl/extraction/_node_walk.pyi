@@ -65,8 +65,14 @@ def ancestor_flags(
     nodes: list[int],
     tag_flags: dict[object, int],
     marker_flags: Callable[[str], int],
+    memo: FlagMemo | None = None,
 ) -> list[int]:
     """`block_features._ancestor_flags` over a Document's `node_elements` and `node_parents`."""
+
+class FlagMemo:
+    """What `ancestor_flags` learnt of one page (`count` walked elements), between its calls."""
+
+    def __init__(self, count: int) -> None: ...
 
 # _metadata_scan.pxi
 

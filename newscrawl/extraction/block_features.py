@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -444,23 +445,54 @@ def _count_characters(texts: list[str]) -> np.ndarray:
 
 
 def ancestor_flags(document: Document, nodes: list[int]) -> list[int]:
-    """`block_hints` flags of each walked element and all its ancestors, memoised by index."""
+    """`block_hints` flags of each walked element and all its ancestors, memoised by index.
+
+    The memo lives on the Document (`ancestor_memo`): the container rules ask for ancestors of
+    the blocks the features climbed from already.
+    """
+    memo = document.ancestor_memo
     if _compiled_ancestor_flags is not None:
+        if memo is None:
+            memo = document.ancestor_memo = _walk.FlagMemo(len(document.node_parents))
         return _compiled_ancestor_flags(
-            document.node_elements, document.node_parents, nodes, TAG_FLAGS, marker_flags
+            document.node_elements, document.node_parents, nodes, TAG_FLAGS, marker_flags, memo
         )
-    return _ancestor_flags(document, nodes)
+    if memo is None:
+        memo = document.ancestor_memo = FlagMemo(len(document.node_parents))
+    return _ancestor_flags(document, nodes, memo)
 
 
-def _ancestor_flags(document: Document, nodes: list[int]) -> list[int]:
-    """`ancestor_flags` in Python: the reference for the compiled twin in `_ancestor_flags.pxi`."""
+@dataclass(eq=False, slots=True)
+class FlagMemo:
+    """What `_ancestor_flags` learnt of one page, kept between its calls on that page."""
+
+    count: int
+    # Flags of each walked element climbed so far (-1: not yet).
+    known: list[int] = field(init=False)
+    # A marker's flags are its class's flags or its id's (see `marker_flags`), and the raw
+    # attribute values repeat within a page: each distinct one is searched once.
+    value_flags: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.known = [-1] * self.count
+
+
+def _ancestor_flags(
+    document: Document, nodes: list[int], memo: FlagMemo | None = None
+) -> list[int]:
+    """`ancestor_flags` in Python: the reference for the compiled twin in `_ancestor_flags.pxi`.
+
+    `memo` (made for this page) carries what earlier calls learnt; without it, each starts afresh.
+    """
     elements = document.node_elements
     parents = document.node_parents
     tag_flags = TAG_FLAGS
-    # A marker's flags are its class's flags or its id's (see `marker_flags`), and the raw
-    # attribute values repeat within a page: each distinct one is searched once.
-    value_flags: dict[str, int] = {}
-    known = [-1] * len(parents)
+    if memo is None:
+        memo = FlagMemo(len(parents))
+    elif memo.count != len(parents):
+        raise ValueError("the memo was made for another page")
+    value_flags = memo.value_flags
+    known = memo.known
     found: list[int] = []
     for node in nodes:
         chain = []

@@ -19,6 +19,7 @@ from newscrawl.extraction.container_fill import (
     add_doubted_body,
     add_prose_neighbours,
     fill_article_containers,
+    read_block_columns,
 )
 from newscrawl.extraction.descriptions import first_paragraph
 from newscrawl.extraction.document import Document, normalise_space
@@ -179,6 +180,8 @@ def select_blocks_by_score(
     if config.drop_static_blocks:
         keep &= features[:, FEATURE_NAMES.index("static_fraction")] < config.static_block_fraction
     kept: list[int] = np.flatnonzero(keep).tolist()
+    # What the container rules read of the feature table, read once for all of them.
+    columns = read_block_columns(features, config.fill_link_fraction)
     if config.fill_containers:
         kept = add_doubted_body(
             document,
@@ -188,6 +191,7 @@ def select_blocks_by_score(
             min_paragraph_words=config.fill_paragraph_words,
             min_probability=config.fill_min_probability,
             max_link_fraction=config.fill_link_fraction,
+            columns=columns,
         )
         kept = fill_article_containers(
             document,
@@ -200,6 +204,7 @@ def select_blocks_by_score(
             min_mean=config.fill_min_mean,
             max_link_fraction=config.fill_link_fraction,
             max_gap=config.fill_max_gap,
+            columns=columns,
         )
     if config.fill_neighbour_words:
         kept = add_prose_neighbours(
@@ -214,6 +219,7 @@ def select_blocks_by_score(
             max_link_fraction=config.fill_link_fraction,
             # A quote or list is a group, judged as the twins' shapes are.
             min_unit_mean=config.fill_min_mean,
+            columns=columns,
         )
     if config.template_fill_words and document.static_applied:
         kept = add_unique_container_prose(
@@ -226,6 +232,7 @@ def select_blocks_by_score(
             min_words=config.template_fill_words,
             min_probability=config.template_fill_probability,
             max_link_fraction=config.fill_link_fraction,
+            columns=columns,
         )
     if config.drop_duplicate_blocks:
         seen: set[str] = set()

@@ -91,7 +91,11 @@ def is_unmarked_below(
 
 
 def read_block_columns(features: np.ndarray, max_link_fraction: float) -> BlockColumns:
-    """The word counts, cleanliness, title flags and marks of the blocks' feature rows."""
+    """The word counts, cleanliness, title flags and marks of the blocks' feature rows.
+
+    Every container rule takes them as `columns` too, so that a caller running several reads
+    them once.
+    """
     return BlockColumns(
         words=np.rint(np.expm1(features[:, _COLUMN["log_words"]])).astype(np.int64),
         clean=(features[:, _COLUMN["link_fraction"]] <= max_link_fraction)
@@ -115,9 +119,11 @@ def fill_article_containers(
     min_mean: float,
     max_link_fraction: float,
     max_gap: int,
+    columns: BlockColumns | None = None,
 ) -> list[int]:
     """`kept` (ascending block indices) with the twins and gap blocks of its paragraphs added."""
-    columns = read_block_columns(features, max_link_fraction)
+    if columns is None:
+        columns = read_block_columns(features, max_link_fraction)
     words, is_title, marked_blocks = columns.words, columns.is_title, columns.marks
     clean = (words > 0) & columns.clean
     links = features[:, _COLUMN["link_fraction"]]
@@ -269,6 +275,7 @@ def add_prose_neighbours(
     min_anchor_probability: float,
     max_link_fraction: float,
     min_unit_mean: float = 0.0,
+    columns: BlockColumns | None = None,
 ) -> list[int]:
     """`kept` with the long prose blocks next to its body paragraphs in the same container.
 
@@ -284,7 +291,8 @@ def add_prose_neighbours(
     blocks are kept when together they hold `min_words` words, their words-weighted mean
     probability reaches `min_unit_mean`, and each is clean prose (0: every unit's mean passes).
     """
-    columns = read_block_columns(features, max_link_fraction)
+    if columns is None:
+        columns = read_block_columns(features, max_link_fraction)
     words, marks = columns.words, columns.marks
     clean = columns.clean & ~columns.is_title
     segments = document.segments
@@ -404,6 +412,7 @@ def add_doubted_body(
     min_paragraph_words: int,
     min_probability: float,
     max_link_fraction: float,
+    columns: BlockColumns | None = None,
 ) -> list[int]:
     """`kept` with the sibling paragraphs the scorer doubted one by one but not as a group.
 
@@ -415,7 +424,8 @@ def add_doubted_body(
     `min_probability` are kept. Only clean prose paragraphs count (few links, not noise, no
     headline or heading).
     """
-    columns = read_block_columns(features, max_link_fraction)
+    if columns is None:
+        columns = read_block_columns(features, max_link_fraction)
     words = columns.words
     segments = document.segments
     elements = document.node_elements

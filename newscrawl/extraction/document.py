@@ -86,6 +86,8 @@ class Document:
     dynamic_applied: bool = False
     # Word and keyword counts of every segment's text per keyword set (`count_segment_words`).
     word_counts: dict[frozenset[str], Any] = field(default_factory=dict)
+    # What `block_features.ancestor_flags` learnt of the page, for its later calls.
+    ancestor_memo: Any = None
     # Title keywords per (title, longest-segment setting): relevance and the block features
     # both ask for them (`relevance.title_keyword_set`).
     title_keywords: dict[tuple[str, bool], frozenset[str]] = field(default_factory=dict)

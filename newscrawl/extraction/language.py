@@ -37,6 +37,18 @@ _ISO_639_1 = frozenset(re.findall(
 _CODE_ALIASES = {"nb": "no", "nn": "no", "iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro"}
 _LANGUAGE_TAG = re.compile(r"^\s*([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*\s*$")
 _WORD = re.compile(r"\w+")
+# Characters that are no word character (`\w`) nor white space: ASCII punctuation and controls,
+# and the quotes and dashes of most text. They only ever separate words.
+_PUNCTUATION = "".join(
+    char
+    for char in (
+        *map(chr, range(128)),
+        *"\u00a1\u00ab\u00b7\u00bb\u00bf\u2013\u2014\u2018\u2019\u201a\u201c\u201d\u201e\u2026",
+    )
+    if not (char.isalnum() or char == "_" or char.isspace())
+)
+# Each such ASCII character made a space, for `str.translate` (ASCII text is translated in C).
+_ASCII_SEPARATORS = {ord(char): " " for char in _PUNCTUATION if char.isascii()}
 
 # Enough text to decide; more only costs time.
 _SAMPLE_CHARS = 3000
@@ -165,6 +177,8 @@ def read_declared_language(
 
 
 def _dominant_script_language(sample: str) -> str | None:
+    if sample.isascii():
+        return None  # no letter beyond Latin (checked in C, where the search below is not)
     scripts: Counter[str] = Counter()
     # Latin and its extensions are left to the stop-word profiles; look only past them.
     for char in _BEYOND_LATIN.findall(sample):
@@ -239,13 +253,23 @@ def _lower_words(text: str) -> list[str]:
     """`_WORD.findall(text.lower())`, with the regex run only on tokens that need it.
 
     No whitespace character is a word character, so the words are those of each
-    whitespace-separated token; a token of letters and digits alone is one word, and most are.
+    whitespace-separated token; a token of letters and digits alone is one word, and most are,
+    and so is one that is such a word between punctuation (`"said,"`, `(the`). An ASCII text's
+    word characters are `[a-z0-9_]`: every other character only separates words.
     """
+    lowered = text.lower()
+    if lowered.isascii():
+        return lowered.translate(_ASCII_SEPARATORS).split()
     words: list[str] = []
     find = _WORD.findall
-    for token in text.lower().split():
+    add = words.append
+    for token in lowered.split():
         if token.isalnum():
-            words.append(token)
+            add(token)
+            continue
+        core = token.strip(_PUNCTUATION)
+        if core.isalnum():
+            add(core)
         else:
             words += find(token)
     return words

@@ -15,6 +15,7 @@ import numpy as np
 
 from newscrawl.extraction.block_features import FEATURE_NAMES, ancestor_flags
 from newscrawl.extraction.container_fill import (
+    BlockColumns,
     is_inside,
     is_unmarked_below,
     lowest_common_node,
@@ -37,6 +38,7 @@ def add_unique_container_prose(
     min_words: int,
     min_probability: float,
     max_link_fraction: float,
+    columns: BlockColumns | None = None,
 ) -> list[int]:
     """`kept` with the unique prose blocks inside the smallest element holding its body.
 
@@ -49,7 +51,8 @@ def add_unique_container_prose(
     """
     if not document.static_applied or not kept:
         return kept
-    columns = read_block_columns(features, max_link_fraction)
+    if columns is None:
+        columns = read_block_columns(features, max_link_fraction)
     words, marks = columns.words, columns.marks
     segments = document.segments
     elements = document.node_elements

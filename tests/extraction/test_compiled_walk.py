@@ -208,16 +208,24 @@ def test_compiled_walk_equals_the_python_walk_on_generated_pages(html: str) -> N
 
 def assert_same_ancestor_flags(document: Document) -> None:
     """The compiled climb gives the Python climb's flags, from any order of nodes."""
-    from newscrawl.extraction._node_walk import ancestor_flags
+    from newscrawl.extraction._node_walk import FlagMemo, ancestor_flags
 
     every = list(range(len(document.node_parents)))
     blocks = [segment.node for segment in document.segments]
-    for nodes in (every, every[::-1], blocks, blocks[::-1], [], [-1, 0, -5]):
+    # One memo of each kind shared by all the calls, as a page's calls share the Document's.
+    memo = FlagMemo(len(document.node_parents))
+    python_memo = block_features.FlagMemo(len(document.node_parents))
+    for nodes in (blocks[::-1], every, every[::-1], blocks, [], [-1, 0, -5]):
         expected = block_features._ancestor_flags(document, nodes)
         found = ancestor_flags(
             document.node_elements, document.node_parents, nodes, TAG_FLAGS, marker_flags
         )
         assert found == expected
+        assert block_features._ancestor_flags(document, nodes, python_memo) == expected
+        shared = ancestor_flags(
+            document.node_elements, document.node_parents, nodes, TAG_FLAGS, marker_flags, memo
+        )
+        assert shared == expected
 
 
 @pytest.mark.parametrize("html", TRICKY_PAGES)
@@ -238,6 +246,20 @@ def test_compiled_ancestor_flags_reject_what_the_python_climb_rejects() -> None:
     with pytest.raises(IndexError):
         ancestor_flags(
             document.node_elements, document.node_parents, beyond, TAG_FLAGS, marker_flags
+        )
+
+
+def test_ancestor_flag_memos_refuse_another_page() -> None:
+    from newscrawl.extraction._node_walk import FlagMemo, ancestor_flags
+
+    document = parse_document("<div class='x'><p>x</p></div>")
+    count = len(document.node_parents)
+    with pytest.raises(ValueError):
+        block_features._ancestor_flags(document, [0], block_features.FlagMemo(count + 1))
+    with pytest.raises(ValueError):
+        ancestor_flags(
+            document.node_elements, document.node_parents, [0], TAG_FLAGS, marker_flags,
+            FlagMemo(count + 1),
         )
 
 

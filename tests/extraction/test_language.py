@@ -228,8 +228,26 @@ def test_lower_words_matches_the_word_regex_on_any_text(sample: str) -> None:
     assert _lower_words(sample) == re.findall(r"\w+", sample.lower())
 
 
+@settings(deadline=None, max_examples=300)
+@given(st.text(alphabet=st.sampled_from([*"aZé9_ \t\x1c\x00,.'(-“”’—…¿«", "\u0301"]), max_size=60))
+def test_lower_words_matches_the_word_regex_on_words_among_punctuation(sample: str) -> None:
+    import re
+
+    from newscrawl.extraction.language import _lower_words
+
+    assert _lower_words(sample) == re.findall(r"\w+", sample.lower())
+
+
 @pytest.mark.parametrize(
-    "sample", ["snake_case words, too", "x\u00a0y\u2028z", "İstanbul ǅ ß", "1\u00b2 \u0660"]
+    "sample",
+    [
+        "snake_case words, too",
+        "x\u00a0y\u2028z",
+        "İstanbul ǅ ß",
+        "1\u00b2 \u0660",
+        "He said, (the) “U.S.”—e-mail… _x_ ¿qué? «oui»",
+        "plain ascii: said, (the) U.S. e-mail _x_ \x00\x1f",
+    ],
 )
 def test_lower_words_matches_the_word_regex_on_odd_characters(sample: str) -> None:
     import re

@@ -163,3 +163,25 @@ def test_a_late_charset_declaration_in_an_ascii_page_is_not_obeyed() -> None:
         "<body><p>Hello world</p></body></html>"
     ).encode("ascii")
     assert [segment.text for segment in parse_document(html).segments] == ["Hello world"]
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        "<p>a<!--x-->b</p><div>c<?pi x?>d</div>",
+        "<!-- top --><html><body><table><!--c--><tr><td>x</td></tr></table>t<!--y-->u</body>",
+        "<ul><!--c--><li>a</ul><p>x<!--z--></p>tail",
+        "<head><title>T</title><!-- h --></head><body>one<!-- a --><!-- b --> two</body>",
+    ],
+)
+def test_the_parsed_tree_is_the_tree_with_comments_stripped(markup: str) -> None:
+    """No comment nor processing instruction is left, and the text around each is joined."""
+    import lxml.etree
+    import lxml.html
+
+    from newscrawl.extraction.page_tree import parse_tree
+
+    stripped = lxml.html.document_fromstring(markup)
+    lxml.etree.strip_tags(stripped, lxml.etree.Comment, lxml.etree.ProcessingInstruction)
+    assert lxml.etree.tostring(parse_tree(markup)) == lxml.etree.tostring(stripped)
+    assert lxml.etree.tostring(parse_tree(markup.encode())) == lxml.etree.tostring(stripped)
