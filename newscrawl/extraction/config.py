@@ -144,6 +144,7 @@ class ExtractionConfig:
             longest_title_segment=False,
             use_structured_body=False,
             template_fill_words=0,
+            named_body_words=0,
             drop_prompt_noise=False,
             keep_figures=False,
         )
