@@ -17,6 +17,7 @@ from newscrawl.extraction.clean_html import render_clean_html
 from newscrawl.extraction.config import ExtractionConfig
 from newscrawl.extraction.container_fill import (
     add_doubted_body,
+    add_named_body,
     add_prose_neighbours,
     fill_article_containers,
     read_block_columns,
@@ -220,6 +221,14 @@ def select_blocks_by_score(
             # A quote or list is a group, judged as the twins' shapes are.
             min_unit_mean=config.fill_min_mean,
             columns=columns,
+        )
+    if config.named_body_words:
+        kept = add_named_body(
+            document,
+            features,
+            kept,
+            min_words=config.named_body_words,
+            max_link_fraction=config.fill_link_fraction,
         )
     if config.template_fill_words and document.static_applied:
         kept = add_unique_container_prose(

@@ -21,8 +21,10 @@ class ExtractionConfig:
     # prose neighbours are kept; 5: with a template, the page's own prose in its body's container
     # is kept; 6: a quote or list beside a kept paragraph is kept as a unit, a body doubted
     # paragraph by paragraph outweighs the short prose the scorer was sure of, and noembed and
-    # noframes are skipped).
-    revision: int = 6
+    # noframes are skipped; 7: text in Unicode's composed form, and the element a page names
+    # its body is kept when the scorer kept its prose elsewhere. Another branch may also bump
+    # to 7: the merge takes the next free number).
+    revision: int = 7
 
     # Stage switches (for ablation).
     use_static_noise: bool = True
@@ -87,6 +89,11 @@ class ExtractionConfig:
     # continuation (see `container_fill.add_prose_neighbours`; 0 words: off).
     fill_neighbour_words: int = 30
     fill_neighbour_probability: float = 0.3
+    # When the scorer kept more prose outside the element the page names its body
+    # (`entry-content`, `post-body`, `itemprop="articleBody"`) than in it, and that element
+    # holds this many words of clean text, its clean blocks are kept too (see
+    # `container_fill.add_named_body`; 0: off).
+    named_body_words: int = 8
     # With a site template applied, a block inside the element holding the body's sure
     # paragraphs, whose text occurs on no neighbour, with this many words and at least this
     # probability, is the page's own prose (see `template_fill`; 0 words: off). Single-page
@@ -137,6 +144,7 @@ class ExtractionConfig:
             longest_title_segment=False,
             use_structured_body=False,
             template_fill_words=0,
+            named_body_words=0,
             drop_prompt_noise=False,
             keep_figures=False,
         )

@@ -23,6 +23,7 @@ container.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -470,3 +471,133 @@ def add_doubted_body(
     if best < 0:
         return kept
     return sorted(kept_set | set(groups[best]))
+
+
+# Class and id names (lower-cased, separators dropped) that publishing systems give the element
+# holding a post's or story's text: WordPress and Blogger `entry-content` and `post-body`,
+# Movable Type `entry-body`, Drupal and news CMSs `article-body`, `story-body`. Only the whole
+# name counts: `entry-content-footer` or `post-body-share` names something inside the body.
+BODY_NAMES = frozenset(
+    {"entrycontent", "entrybody", "entrytext", "postbody", "postcontent", "posttext",
+     "postentry", "articlebody", "articlecontent", "articletext", "storybody",
+     "storycontent", "storytext"}
+)  # fmt: skip
+_NAME_SEPARATORS = str.maketrans("", "", "-_")
+# Every body name, with or without its separator, in any case: the cheap test that comes first.
+_BODY_NAME_DEPTH = 4
+_BODY_NAME = re.compile(r"(?:entry|post|article|story)[-_]?(?:content|body|text|entry)", re.I)
+# How an excerpt's cut is marked ("... ", "…", WordPress's "[…]").
+_ELLIPSES = ("...", "\u2026")
+
+
+def _is_body_name(marker: str) -> bool:
+    """Whether one of the names of a class or id value is a body name."""
+    return any(name.lower().translate(_NAME_SEPARATORS) in BODY_NAMES for name in marker.split())
+
+
+def named_body(document: Document) -> int:
+    """The walked element the page names its article body (`BODY_NAMES`, or schema.org's
+    `itemprop="articleBody"`), or -1 when none or more than one (a blog's home page, one per
+    post): the outermost of nested ones counts once.
+
+    Only a block's element and those up to `_BODY_NAME_DEPTH` levels above it are asked: the
+    body's name is on the paragraphs' parent or just above it, and asking every element of a
+    large page costs a good part of its parse.
+    """
+    parents = document.node_parents
+    candidates: set[int] = set()
+    add = candidates.add
+    for segment in document.segments:
+        # A block's own element may be the body (its text between `<br>`s), or one above it.
+        node = segment.node
+        for _ in range(_BODY_NAME_DEPTH + 1):
+            if node < 0:
+                break
+            add(node)
+            node = parents[node]
+    elements = document.node_elements
+    search = _BODY_NAME.search
+    found = -1
+    # In walk order, the outermost of a nest comes first.
+    for node in sorted(candidates):
+        element = elements[node]
+        # One regex test per name-bearing element; the exact test only on the few it finds.
+        class_name = element.get("class")
+        id_name = element.get("id")
+        if not (
+            (class_name is not None and search(class_name) and _is_body_name(class_name))
+            or (id_name is not None and search(id_name) and _is_body_name(id_name))
+            or element.get("itemprop") == "articleBody"
+        ):
+            continue
+        if found < 0:
+            found = node
+        elif not is_inside(document, node, found):
+            return -1
+    return found
+
+
+def add_named_body(
+    document: Document,
+    features: np.ndarray,
+    kept: list[int],
+    *,
+    min_words: int,
+    max_link_fraction: float,
+) -> list[int]:
+    """`kept` with the clean blocks of the element the page names its body, when the scorer
+    kept its prose elsewhere.
+
+    On an unseen layout the scorer may be sure of an about box, an author profile, a comment
+    form or a sidebar's teasers, and doubt every line of the post itself; it then keeps the
+    furniture and little of the body. The page's own markup names its body on most publishing
+    systems (`named_body`). When that element holds at least `min_words` words of clean text
+    (few links, not noise, not marked as boilerplate below it, no figure caption) and the
+    scorer kept more prose outside it than in it, its clean blocks are the article too.
+    """
+    container = named_body(document)
+    if container < 0 or document.node_elements[container].tag in PAGE_TAGS:
+        return kept
+    columns = read_block_columns(features, max_link_fraction)
+    words = columns.words
+    segments = document.segments
+    elements = document.node_elements
+    start, end = document.node_starts[container], document.node_ends[container]
+    if start >= end:
+        return kept
+    pieces = document.pieces
+    first, last = pieces[start].segment, pieces[end - 1].segment
+    container_flags = ancestor_flags(document, [container])[0]
+    kept_set = set(kept)
+
+    def is_prose(i: int) -> bool:
+        return (
+            bool(columns.clean[i])
+            and not columns.is_title[i]
+            and elements[segments[i].node].tag not in HEADING_TAGS
+        )
+
+    inside = 0
+    for i in kept:
+        if first <= i <= last and is_prose(i):
+            inside += int(words[i])
+    outside = sum(int(words[i]) for i in kept if not first <= i <= last and is_prose(i))
+    if outside <= inside:
+        return kept
+    added = [
+        i
+        for i in range(first, last + 1)
+        if i not in kept_set
+        and words[i] > 0
+        and columns.clean[i]
+        and not columns.is_title[i]
+        and is_unmarked_below(document, i, int(columns.marks[i]), container, container_flags)
+    ]
+    if sum(int(words[i]) for i in added) + inside < min_words:
+        return kept
+    # A blurb cut short with an ellipsis is an excerpt of a story on another page (a teaser
+    # that names itself as a post's text), not this page's body.
+    final = max((i for i in range(first, last + 1) if words[i] > 0), default=-1)
+    if final >= 0 and segments[final].text.rstrip(" ]").endswith(_ELLIPSES):
+        return kept
+    return sorted(kept_set | set(added))

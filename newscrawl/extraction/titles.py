@@ -7,6 +7,8 @@ import re
 
 from w3lib.html import remove_tags
 
+from newscrawl.extraction.page_tree import compose_text
+
 
 def plain_title(title: str) -> str:
     """Unescape the title's entities once, strip its markup and collapse its whitespace.
@@ -16,7 +18,8 @@ def plain_title(title: str) -> str:
     escaped tags go as well.
     """
     text = remove_tags(html.unescape(remove_tags(title))) if "<" in title or "&" in title else title
-    return " ".join(text.split())
+    # Composed as the page text is (`page_tree.compose_text`), so that its words match.
+    return " ".join(compose_text(text).split())
 
 
 # A trailing " | Site", " – DW – 13.06.2023", "：中日新聞Web" or a leading "Kicker | ".

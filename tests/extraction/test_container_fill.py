@@ -8,8 +8,10 @@ from newscrawl.extraction import ExtractionConfig, extract
 from newscrawl.extraction.block_features import compute_block_features
 from newscrawl.extraction.container_fill import (
     add_doubted_body,
+    add_named_body,
     add_prose_neighbours,
     fill_article_containers,
+    named_body,
 )
 from newscrawl.extraction.document import Document, parse_document
 from newscrawl.extraction.prompt_noise import find_noise_segments
@@ -288,3 +290,72 @@ def test_doubted_paragraphs_that_expect_fewer_words_than_the_kept_prose_stay_out
     likely = {TEASER: 0.9, LONG[0]: 0.9, LONG[1]: 0.9, LONG[2]: 0.2, LONG[3]: 0.05}
     document, features, probabilities = _scored(DOUBTED_PAGE, likely)
     assert _doubted(document, features, probabilities) == [LONG[0], LONG[1], TEASER]
+
+
+# A blog layout the scorer has never seen: it is sure of the sidebar's about box and doubts
+# every line of the post, whose element the blog names `post-body entry-content`.
+ABOUT = (
+    "This blog is an attempt to gather and sort fascinating letters, postcards, telegrams and"
+    " memos from all over the world, updated as often as possible."
+)
+POST = [
+    "I think it is safe to assume that the advice given in response to this memo was to let"
+    " the band call the album whatever it wants.",
+    "FROM: Teo Macero",
+    "Please advise.",
+]
+
+
+def _blog_page(body_class: str, post: list[str] = POST) -> str:
+    lines = "".join(f"<p>{line}</p>" for line in post)
+    return f"""<html><body>
+<div class="main"><div class="post hentry">
+  <h3 class="post-title"><a href="/p">Please advise</a></h3>
+  <div class="{body_class}">{lines}</div>
+</div></div>
+<div class="sidebar"><div class="widget"><h2>About</h2><div class="widget-content">{ABOUT}</div>
+</div></div>
+</body></html>"""
+
+
+def _named(html: str, likely: dict[str, float]) -> list[str]:
+    document, features, probabilities = _scored(html, likely)
+    kept = np.flatnonzero(probabilities >= 0.5).tolist()
+    added = add_named_body(
+        document,
+        features,
+        kept,
+        min_words=CONFIG.named_body_words,
+        max_link_fraction=CONFIG.fill_link_fraction,
+    )
+    return [document.segments[i].text for i in added]
+
+
+def test_the_named_body_comes_back_when_the_scorer_kept_an_about_box() -> None:
+    assert _named(_blog_page("post-body entry-content"), {ABOUT: 0.9}) == [*POST, ABOUT]
+
+
+def test_itemprop_article_body_names_the_body_too() -> None:
+    html = _blog_page("text").replace('class="text"', 'itemprop="articleBody"')
+    assert _named(html, {ABOUT: 0.9}) == [*POST, ABOUT]
+
+
+def test_a_named_body_the_scorer_mostly_kept_or_an_unnamed_one_adds_nothing() -> None:
+    html = _blog_page("post-body entry-content")
+    # The scorer kept the post's prose: nothing is wrong with its choice.
+    assert _named(html, {ABOUT: 0.9, POST[0]: 0.9}) == [POST[0], ABOUT]
+    # No element is named as the body, or a name only starts with a body name.
+    assert _named(_blog_page("letter"), {ABOUT: 0.9}) == [ABOUT]
+    assert _named(_blog_page("entry-content-footer"), {ABOUT: 0.9}) == [ABOUT]
+
+
+def test_two_named_bodies_or_an_excerpt_cut_with_an_ellipsis_are_no_body() -> None:
+    # A blog's home page names each post's text: which one would be the article?
+    sidebar = '<div class="sidebar">'
+    other = '<div class="entry-content"><p>Another post.</p></div>'
+    two = _blog_page("entry-content").replace(sidebar, other + sidebar)
+    assert named_body(parse_document(two)) == -1
+    assert _named(two, {ABOUT: 0.9}) == [ABOUT]
+    # A teaser of a story on another page, its blurb cut short.
+    excerpt = [POST[0].removesuffix(".") + " ..."]
+    assert _named(_blog_page("entry-text", excerpt), {ABOUT: 0.9}) == [ABOUT]

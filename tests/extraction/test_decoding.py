@@ -129,3 +129,31 @@ def test_text_that_starts_with_an_xml_declaration_is_parsed(
     for page in (html, html.encode(encoding)):
         texts = [segment.text for segment in parse_document(page).segments]
         assert any("It’s here: the café reopened" in text for text in texts), page
+
+
+# "Südtiroler Ärzte" as some editors store it: each umlaut a base letter and a combining mark.
+DECOMPOSED = "Su\u0308dtiroler A\u0308rzte feiern das Jubila\u0308um"
+COMPOSED = "Südtiroler Ärzte feiern das Jubiläum"
+
+
+@pytest.mark.parametrize("as_bytes", [True, False])
+def test_decomposed_letters_come_out_composed(as_bytes: bool) -> None:
+    # A browser shows both forms alike; word runs and counts stop at a combining mark.
+    sentence = f"{DECOMPOSED} in Klausen, wo die Mitglieder am Montag zusammenkamen und feierten."
+    html = (
+        f'<html><head><meta charset="utf-8"><title>{DECOMPOSED}</title></head>'
+        f"<body><article><h1>{DECOMPOSED}</h1><p>{sentence}</p></article></body></html>"
+    )
+    article = extract(html.encode("utf-8") if as_bytes else html, title=DECOMPOSED)
+    assert article.title == COMPOSED
+    assert f"{COMPOSED} in Klausen" in article.text
+    assert "\u0308" not in article.text
+
+
+def test_decomposed_letters_in_a_single_byte_charset_page_come_out_composed() -> None:
+    # windows-1258 (Vietnamese) writes tones as combining marks: "Hà Nội" as "Ha" + U+0300 ...
+    text = "Ha\u0300 N\u00f4\u0323i"
+    sentence = f"{text}: the city had heavy rain across all its districts today."
+    html = f"<html><body><p>{sentence}</p></body></html>"
+    article = extract(html.encode("windows-1258"), encoding="windows-1258")
+    assert "Hà Nội" in article.text
