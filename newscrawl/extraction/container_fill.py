@@ -505,16 +505,14 @@ def named_body(document: Document) -> int:
     large page costs a good part of its parse.
     """
     parents = document.node_parents
-    candidates: set[int] = set()
-    add = candidates.add
-    for segment in document.segments:
-        # A block's own element may be the body (its text between `<br>`s), or one above it.
-        node = segment.node
-        for _ in range(_BODY_NAME_DEPTH + 1):
-            if node < 0:
-                break
-            add(node)
-            node = parents[node]
+    # A block's own element may be the body (its text between `<br>`s), or one above it: each
+    # level's distinct elements once, blocks sharing their parents.
+    level = {segment.node for segment in document.segments}
+    candidates = set(level)
+    for _ in range(_BODY_NAME_DEPTH):
+        level = {parents[node] for node in level}
+        level.discard(-1)
+        candidates |= level
     elements = document.node_elements
     search = _BODY_NAME.search
     found = -1
