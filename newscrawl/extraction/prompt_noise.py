@@ -392,26 +392,34 @@ def _linked_lines(document: Document, kept: list[int], headlines: set[str]) -> s
     segments = document.segments
     pieces = document.pieces
     # A blog lists its latest posts, this one among them, and only the first copy of a line is
-    # kept: a link that repeats a heading of the page is the headline's kept copy.
-    headings = {s.text for s in segments if s.block.tag in HEADING_TAGS} | headlines
+    # kept: a link that repeats a heading of the page is the headline's kept copy. Gathered
+    # when the first linked line is met: most pages have none.
+    headings: set[str] | None = None
     lines: set[int] = set()
     clean = 0
     for index in kept:
         segment = segments[index]
         text = segment.text
-        if segment.block.tag not in HEADING_TAGS and text not in headings:
-            linked = total = 0
-            for j in range(segment.first_piece, segment.last_piece):
-                piece = pieces[j]
-                chars = _visible_chars(piece.text)
-                total += chars
-                if piece.in_link:
-                    linked += chars
-            if (
-                total
-                and linked >= LINKED_LINE_SHARE * total
-                and len(split_words(text)) >= LINKED_LINE_WORDS
-            ):
+        span = range(segment.first_piece, segment.last_piece)
+        # Most kept blocks hold no link at all: their text is not counted character by character.
+        if segment.block.tag in HEADING_TAGS or not any(pieces[j].in_link for j in span):
+            clean += len(text)
+            continue
+        linked = total = 0
+        for j in span:
+            piece = pieces[j]
+            chars = _visible_chars(piece.text)
+            total += chars
+            if piece.in_link:
+                linked += chars
+        if (
+            total
+            and linked >= LINKED_LINE_SHARE * total
+            and len(split_words(text)) >= LINKED_LINE_WORDS
+        ):
+            if headings is None:
+                headings = {s.text for s in segments if s.block.tag in HEADING_TAGS} | headlines
+            if text not in headings:
                 lines.add(index)
                 continue
         clean += len(text)

@@ -52,8 +52,19 @@ def add_stated_lede(
     body = [i for i in kept if i not in titles]
     if not body:
         return kept, paragraphs
+    # A block missing every one of these words lacks more than (1 - min_share) of the
+    # description: a substring test in C rules most blocks out before they are split.
+    probes = sorted(wanted, key=len, reverse=True)[: int((1 - min_share) * size) + 1]
+
+    def may_match(text: str) -> bool:
+        lowered = text.lower()
+        return any(word in lowered for word in probes)
+
     # Already kept: the scorer took the lede, or the body opens with it.
-    if any(_common_words(paragraph, wanted) >= min_share * size for paragraph in paragraphs):
+    if any(
+        may_match(paragraph) and _common_words(paragraph, wanted) >= min_share * size
+        for paragraph in paragraphs
+    ):
         return kept, paragraphs
     kept_set = set(kept)
     segments = document.segments
@@ -65,7 +76,7 @@ def add_stated_lede(
             continue
         segment = segments[index]
         # Each word takes a character: most blocks (menus, labels) are ruled out unsplit.
-        if len(segment.text) < min_share * size:
+        if len(segment.text) < min_share * size or not may_match(segment.text):
             continue
         words = Counter(split_words(segment.text.lower()))
         count = sum(words.values())
