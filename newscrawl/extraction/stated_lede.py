@@ -4,9 +4,9 @@ News pages print a summary (standfirst, deck) between the headline and the body,
 the same text as their `og:description` or `description` meta. The block scorer often doubts
 it: it sits in the page's header among the kicker, byline and date, in a class named for the
 header or a "teaser". When no kept block holds the description, the first block before the
-body's last kept block that reads it (most of the words of each in the other, or the whole of
-a description cut short with an ellipsis) is the lede and is kept. Words are compared as the
-block features count them, so unspaced scripts count too.
+body's last kept block that reads it (most of the words of each in the other; of a description
+cut short with an ellipsis, most of its words) is the lede and is kept. Words are compared as
+the block features count them, so unspaced scripts count too.
 """
 
 from __future__ import annotations
