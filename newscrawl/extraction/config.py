@@ -22,9 +22,10 @@ class ExtractionConfig:
     # is kept; 6: a quote or list beside a kept paragraph is kept as a unit, a body doubted
     # paragraph by paragraph outweighs the short prose the scorer was sure of, and noembed and
     # noframes are skipped; 7: text in Unicode's composed form, and the element a page names
-    # its body is kept when the scorer kept its prose elsewhere. Another branch may also bump
-    # to 7: the merge takes the next free number).
-    revision: int = 7
+    # its body is kept when the scorer kept its prose elsewhere; 8: the block that repeats the
+    # page's description is kept as the lede. Another branch may also bump to 8: the merge takes
+    # the next free number).
+    revision: int = 8
 
     # Stage switches (for ablation).
     use_static_noise: bool = True
@@ -103,6 +104,11 @@ class ExtractionConfig:
     # When the page's scripts hold the article body (JSON-LD `articleBody`, app page state) and
     # the kept blocks show far less of it, complete them from it (see `article_body`).
     use_structured_body: bool = True
+    # When no kept block holds the page's description (og:description, description meta) of at
+    # least this many words, the first block before the body's end that repeats it (this share
+    # of the words of each in the other) is the lede and is kept (see `stated_lede`; 0: off).
+    lede_min_words: int = 8
+    lede_word_share: float = 0.8
     # Drop kept blocks in recognised page furniture: dialogs, consent and subscription prompts,
     # readers' comment threads, related links and teasers, tag lists, profile boxes, figure
     # captions, copyright lines (see `prompt_noise`).
@@ -145,6 +151,7 @@ class ExtractionConfig:
             use_structured_body=False,
             template_fill_words=0,
             named_body_words=0,
+            lede_min_words=0,
             drop_prompt_noise=False,
             keep_figures=False,
         )
