@@ -23,8 +23,10 @@ class ExtractionConfig:
     # paragraph by paragraph outweighs the short prose the scorer was sure of, and noembed and
     # noframes are skipped; 7: text in Unicode's composed form, and the element a page names
     # its body is kept when the scorer kept its prose elsewhere; 8: the block that repeats the
-    # page's description is kept as the lede. Another branch may also bump to 8: the merge takes
-    # the next free number).
+    # page's description is kept as the lede, a kept line that is all one link is another
+    # story's headline, and the element a page names its body is never dynamic noise when its
+    # text reads as prose. Another branch may also bump to 8: the merge takes the next free
+    # number).
     revision: int = 8
 
     # Stage switches (for ablation).
@@ -49,6 +51,10 @@ class ExtractionConfig:
     # paper, which judges every candidate.
     dynamic_prose_chars: int = 150
     dynamic_prose_links: float = 0.5
+    # The element the page names its body (`container_fill.named_body`), when at most
+    # `dynamic_prose_links` of its text is in links, is never link noise, nor its text through
+    # a wrapper: wrappers are judged on their text outside it (bottom-up judging only).
+    dynamic_named_body: bool = True
     # The paper's post-processing drops <form> and <caption> with their content; some sites wrap
     # the whole article in a <form>, so by default only the form controls go.
     keep_form_children: bool = True
@@ -143,6 +149,7 @@ class ExtractionConfig:
             dynamic_beta=0.2,
             dynamic_bottom_up=False,
             dynamic_prose_chars=0,
+            dynamic_named_body=False,
             keep_form_children=False,
             title_similarity=0.6,
             paragraph_possibility=100.0,
