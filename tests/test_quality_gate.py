@@ -143,6 +143,18 @@ def below_floors(scores: dict[str, Score], floors: dict[str, float]) -> list[str
     ]
 
 
+@pytest.fixture(scope="module", autouse=True)
+def measure_every_run() -> None:
+    """Measure every run before the first test, which leaves the other tests only comparisons.
+
+    Under `pytest -n`, xdist hands a worker its next module once two of its tests are pending:
+    with the measuring spread over the tests, that module waited behind most of the gate on
+    this worker while another worker could have run it.
+    """
+    for run_name in read_floors()["runs"]:
+        measure_run(run_name)
+
+
 @pytest.mark.parametrize("run_name", sorted(read_floors()["runs"]))
 def test_out_of_sample_f1_stays_above_the_floors(run_name: str) -> None:
     floors = read_floors()["runs"][run_name]["datasets_f1"]
