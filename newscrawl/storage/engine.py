@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import URL, ExceptionContext, make_url
 
 from newscrawl.settings import DEFAULT_DATABASE_URL
 
@@ -37,7 +37,20 @@ def create_database_engine(
         _configure_sqlite(engine, sqlite_busy_timeout_ms)
         return engine
     kwargs.setdefault("pool_pre_ping", True)
-    return create_engine(parsed, **kwargs)
+    engine = create_engine(parsed, **kwargs)
+    event.listen(engine, "handle_error", _replace_connection_failing_the_ping)
+    return engine
+
+
+def _replace_connection_failing_the_ping(context: ExceptionContext) -> None:
+    """Treat any DBAPI error of the pool's pre-ping as a lost connection: the pool opens a new one.
+
+    A backend killed while a statement was in flight leaves psycopg's connection mid-command
+    (transaction status ACTIVE): SQLAlchemy's ping then fails switching autocommit with a
+    ProgrammingError that hides the disconnect, and the checkout raised instead of reconnecting.
+    """
+    if context.is_pre_ping:
+        context.is_disconnect = True
 
 
 def _enable_wal(cursor: sqlite3.Cursor) -> None:
