@@ -2,7 +2,7 @@
 # counts.
 # `count_words` is `word_tokens._count_words`; `count_characters`, `piece_chars` and `int_rows`
 # are `block_features._count_characters`, `_piece_chars` and `_int_rows`; `MarkerHints` is
-# `block_hints._marker_flags`. The scans read each text's code points in place, in a loop
+# `block_hints._marker_flags`; `lower_words` is `language._lower_words`. The scans read each text's code points in place, in a loop
 # specialised to the string's storage width, instead of running a regex per block or numpy over
 # a copy of the page's text; tests/extraction/test_text_scans.py compares them with the Python
 # ones.
@@ -437,3 +437,44 @@ def int_rows(list rows, int64_t[:, ::1] out):
         # numpy converts a list of ints at some 20 ns an item; this loop is ten times faster.
         for column in range(len(values)):
             out[row, column] = values[column]
+
+
+cdef inline bint _is_word_character(Py_UCS4 ch) noexcept:
+    """What the re module's `\\w` matches in a str pattern: alphanumeric, or `_`."""
+    if ch < 128:
+        return (
+            (ch >= 97 and ch <= 122)
+            or (ch >= 65 and ch <= 90)
+            or (ch >= 48 and ch <= 57)
+            or ch == 95
+        )
+    return Py_UNICODE_ISALNUM(ch)
+
+
+cdef list _word_runs(const code_unit* codes, Py_ssize_t size, str source):
+    """Every maximal run of word characters of `source`, as `re.findall(r"\\w+")` finds them."""
+    cdef list words = []
+    cdef Py_ssize_t index = 0
+    cdef Py_ssize_t start
+    while index < size:
+        if not _is_word_character(codes[index]):
+            index += 1
+            continue
+        start = index
+        index += 1
+        while index < size and _is_word_character(codes[index]):
+            index += 1
+        words.append(PyUnicode_Substring(source, start, index))
+    return words
+
+
+def lower_words(str text not None):
+    """`language._lower_words`: `re.findall(r"\\w+", text.lower())`, the runs found in C."""
+    cdef str lowered = text.lower()
+    cdef Py_ssize_t size = PyUnicode_GET_LENGTH(lowered)
+    cdef int kind = PyUnicode_KIND(lowered)
+    if kind == 1:
+        return _word_runs(PyUnicode_1BYTE_DATA(lowered), size, lowered)
+    if kind == 2:
+        return _word_runs(PyUnicode_2BYTE_DATA(lowered), size, lowered)
+    return _word_runs(PyUnicode_4BYTE_DATA(lowered), size, lowered)
