@@ -29,8 +29,9 @@ from cpython.unicode cimport (
     PyUnicode_Substring,
 )
 from libc.math cimport INFINITY, log1p
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
 
 from newscrawl.extraction._node_walk cimport Segment, TextPiece
 
