@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
-from newscrawl.storage.migrations import upgrade_database
+from newscrawl.storage.engine import create_database_engine
 from newscrawl.storage.models import Article, Page
-from tests.database_support import DIALECTS, open_test_engine
+from tests.database_support import DIALECTS, MigratedDatabases
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 SQL_BLOCK = re.compile(r"^```sql(?:[ \t]+(\w+))?[ \t]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
@@ -33,8 +33,7 @@ def split_statements(block: str) -> list[str]:
 
 
 def fill_store(engine: Engine) -> None:
-    """A migrated store with articles on two sites and a pending and a failed page."""
-    upgrade_database(engine)
+    """Fill a migrated store with articles on two sites and a pending and a failed page."""
     now = datetime(2026, 11, 20, 12, 0)
     with Session(engine) as session:
         for index in range(5):
@@ -64,8 +63,11 @@ def test_the_readme_has_sql_for_both_stores_and_for_each() -> None:
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
-def test_every_readme_sql_example_runs(dialect: str, tmp_path: Path) -> None:
-    with open_test_engine(dialect, tmp_path) as engine:
+def test_every_readme_sql_example_runs(
+    dialect: str, tmp_path: Path, migrated_databases: MigratedDatabases
+) -> None:
+    engine = create_database_engine(migrated_databases.empty_url(dialect, tmp_path))
+    try:
         fill_store(engine)
         ran = 0
         with engine.connect() as connection:
@@ -77,4 +79,6 @@ def test_every_readme_sql_example_runs(dialect: str, tmp_path: Path) -> None:
                     # Each example selects from the rows above: none may come back empty.
                     assert rows, statement
                     ran += 1
+    finally:
+        engine.dispose()
     assert ran >= 5

@@ -28,6 +28,7 @@ from newscrawl.extraction.figures import add_article_figures
 from newscrawl.extraction.metadata import extract_metadata
 from newscrawl.extraction.prompt_noise import find_noise_segments
 from newscrawl.extraction.relevance import page_title, title_keyword_set
+from newscrawl.extraction.stated_lede import add_stated_lede
 from newscrawl.extraction.tag_sets import HEADING_TAGS
 from newscrawl.extraction.template_fill import add_unique_container_prose
 from newscrawl.extraction.word_tokens import count_text_words
@@ -77,6 +78,16 @@ def build_article(document: Document, *, title: str | None, config: ExtractionCo
                 if i not in noise
             ]
             paragraphs = [document.segments[i].text for i in kept]
+    if config.lede_min_words:
+        kept, paragraphs = add_stated_lede(
+            document,
+            kept,
+            paragraphs,
+            metadata.description,
+            min_words=config.lede_min_words,
+            min_share=config.lede_word_share,
+            excluded=noise,
+        )
     from_body = False
     if config.use_structured_body:
         kept, paragraphs, from_body = complete_from_structured_body(

@@ -22,9 +22,12 @@ class ExtractionConfig:
     # is kept; 6: a quote or list beside a kept paragraph is kept as a unit, a body doubted
     # paragraph by paragraph outweighs the short prose the scorer was sure of, and noembed and
     # noframes are skipped; 7: text in Unicode's composed form, and the element a page names
-    # its body is kept when the scorer kept its prose elsewhere. Another branch may also bump
-    # to 7: the merge takes the next free number).
-    revision: int = 7
+    # its body is kept when the scorer kept its prose elsewhere; 8: the block that repeats the
+    # page's description is kept as the lede, a kept line that is all one link is another
+    # story's headline, and the element a page names its body is never dynamic noise when its
+    # text reads as prose. Another branch may also bump to 8: the merge takes the next free
+    # number).
+    revision: int = 8
 
     # Stage switches (for ablation).
     use_static_noise: bool = True
@@ -48,6 +51,10 @@ class ExtractionConfig:
     # paper, which judges every candidate.
     dynamic_prose_chars: int = 150
     dynamic_prose_links: float = 0.5
+    # The element the page names its body (`container_fill.named_body`), when at most
+    # `dynamic_prose_links` of its text is in links, is never link noise, nor its text through
+    # a wrapper: wrappers are judged on their text outside it (bottom-up judging only).
+    dynamic_named_body: bool = True
     # The paper's post-processing drops <form> and <caption> with their content; some sites wrap
     # the whole article in a <form>, so by default only the form controls go.
     keep_form_children: bool = True
@@ -103,6 +110,11 @@ class ExtractionConfig:
     # When the page's scripts hold the article body (JSON-LD `articleBody`, app page state) and
     # the kept blocks show far less of it, complete them from it (see `article_body`).
     use_structured_body: bool = True
+    # When no kept block holds the page's description (og:description, description meta) of at
+    # least this many words, the first block before the body's end that repeats it (this share
+    # of the words of each in the other) is the lede and is kept (see `stated_lede`; 0: off).
+    lede_min_words: int = 8
+    lede_word_share: float = 0.8
     # Drop kept blocks in recognised page furniture: dialogs, consent and subscription prompts,
     # readers' comment threads, related links and teasers, tag lists, profile boxes, figure
     # captions, copyright lines (see `prompt_noise`).
@@ -137,6 +149,7 @@ class ExtractionConfig:
             dynamic_beta=0.2,
             dynamic_bottom_up=False,
             dynamic_prose_chars=0,
+            dynamic_named_body=False,
             keep_form_children=False,
             title_similarity=0.6,
             paragraph_possibility=100.0,
@@ -145,6 +158,7 @@ class ExtractionConfig:
             use_structured_body=False,
             template_fill_words=0,
             named_body_words=0,
+            lede_min_words=0,
             drop_prompt_noise=False,
             keep_figures=False,
         )

@@ -507,8 +507,15 @@ def named_body(document: Document) -> int:
 
     Only a block's element and those up to `_BODY_NAME_DEPTH` levels above it are asked: the
     body's name is on the paragraphs' parent or just above it, and asking every element of a
-    large page costs a good part of its parse.
+    large page costs a good part of its parse. Looked up once per page.
     """
+    if document.named_body_node == -2:
+        document.named_body_node = _find_named_body(document)
+    return document.named_body_node
+
+
+def _find_named_body(document: Document) -> int:
+    """`named_body`, looked up."""
     elements = document.node_elements
     candidates = None
     if _compiled_body_candidates is not None:

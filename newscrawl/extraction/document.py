@@ -94,6 +94,9 @@ class Document:
     # Per piece: its stripped length, and again when in a link (`block_features.piece_char_rows`);
     # the dynamic-noise stage and the block features both read it, so it is computed once.
     piece_chars: Any = None
+    # The walk index of the element the page names its body (`container_fill.named_body`), -1
+    # for none, -2 until asked: dynamic noise and the container rules both ask for it.
+    named_body_node: int = -2
     relevant_segments: set[int] = field(default_factory=set)
     title_segments: list[int] = field(default_factory=list)
     relevance_applied: bool = False

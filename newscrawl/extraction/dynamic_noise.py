@@ -11,8 +11,9 @@ import numpy as np
 from newscrawl.extraction import compiled_loops
 from newscrawl.extraction.block_features import piece_char_rows
 from newscrawl.extraction.config import ExtractionConfig
+from newscrawl.extraction.container_fill import named_body
 from newscrawl.extraction.document import Document, TextPiece
-from newscrawl.extraction.tag_sets import PAGE_AND_HEAD_TAGS
+from newscrawl.extraction.tag_sets import PAGE_AND_HEAD_TAGS, PAGE_TAGS
 
 # The compiled anchor and LCA search (see compiled_loops): the Python twins' results, faster.
 _walk = compiled_loops.node_walk
@@ -37,8 +38,26 @@ def remove_dynamic_noise(document: Document, config: ExtractionConfig) -> None:
     ranges = list(map(piece_range.__getitem__, judged))  # looked up once: the test reads them
     if config.dynamic_prose_chars:
         judged, ranges = _without_prose(document, judged, ranges, config)
+    body = _named_body_range(document, config) if config.dynamic_bottom_up else None
+    if body is None:
+        flags = _judge(document, ranges, config)
+        document.dynamic_noise.extend(
+            element for element, noisy in zip(judged, flags, strict=True) if noisy
+        )
+    else:
+        document.dynamic_noise.extend(_judge_around_body(document, judged, ranges, body, config))
+    if not config.dynamic_bottom_up:
+        for element in document.dynamic_noise:
+            start, end = piece_range[element]
+            document.removed_pieces.update(range(start, end))
+
+
+def _judge(
+    document: Document, ranges: list[tuple[int, int]], config: ExtractionConfig
+) -> list[bool]:
+    """Which candidate piece ranges are noise, by the compiled loop when there is one."""
     judge = _judge_python if _compiled_judge is None else _compiled_judge
-    flags = judge(
+    return judge(
         document.pieces,
         ranges,
         document.removed_pieces,
@@ -46,13 +65,98 @@ def remove_dynamic_noise(document: Document, config: ExtractionConfig) -> None:
         config.dynamic_alpha,
         config.dynamic_beta,
     )
-    document.dynamic_noise.extend(
-        element for element, noisy in zip(judged, flags, strict=True) if noisy
-    )
-    if not config.dynamic_bottom_up:
-        for element in document.dynamic_noise:
-            start, end = piece_range[element]
-            document.removed_pieces.update(range(start, end))
+
+
+def _named_body_range(document: Document, config: ExtractionConfig) -> tuple[int, int] | None:
+    """The piece range of the element the page names its body; None when the page names none
+    (or several), or names the whole page."""
+    if not config.dynamic_named_body:
+        return None
+    node = named_body(document)
+    if node < 0 or document.node_elements[node].tag in PAGE_TAGS:
+        return None
+    start, end = document.node_starts[node], document.node_ends[node]
+    return (start, end) if start < end else None
+
+
+def _judge_around_body(
+    document: Document,
+    candidates: list[lxml.html.HtmlElement],
+    ranges: list[tuple[int, int]],
+    body: tuple[int, int],
+    config: ExtractionConfig,
+) -> list[lxml.html.HtmlElement]:
+    """The noise candidates, the page's named body never among them nor inside one when what
+    its link blocks leave of it reads as prose.
+
+    The page's markup says which element holds the post: a short post, a link roundup or a
+    body whose lines carry their sources' links can hold more than `dynamic_beta` of link text,
+    and the paper would drop it whole as a link block, with every wrapper around it. Here the
+    link blocks inside the body are judged first, as usual. When at most `dynamic_prose_links`
+    of the text they leave is link text, that text is set aside: the body (and any candidate
+    spanning just its text) is not judged, and the candidates around it are judged on their own
+    text. A noisy wrapper of the body is noise through its parts outside the body, never through
+    the body's text. A body that is a list of links is judged as any other candidate.
+    """
+    start, end = body
+    removed = document.removed_pieces
+    inner = [start <= low and high <= end and (low, high) != body for low, high in ranges]
+    inner_ranges = list(compress(ranges, inner))
+    noise = list(compress(compress(candidates, inner), _judge(document, inner_ranges, config)))
+    outer = [not flag for flag in inner]
+    outer_candidates = list(compress(candidates, outer))
+    outer_ranges = list(compress(ranges, outer))
+    # The body's text left after its link blocks.
+    aside = set(range(start, end)).difference(removed)
+    chars = piece_char_rows(document)
+    left = sorted(aside)
+    text = float(chars[0, left].sum())
+    if not text or float(chars[1, left].sum()) > config.dynamic_prose_links * text:
+        flags = _judge(document, outer_ranges, config)
+        noise.extend(compress(outer_candidates, flags))
+        return noise
+    # Out of every other judgement, then back.
+    removed.update(aside)
+    kept_out = [
+        (low, high) != body and not (start <= low and high <= end) for low, high in outer_ranges
+    ]
+    outer_candidates = list(compress(outer_candidates, kept_out))
+    outer_ranges = list(compress(outer_ranges, kept_out))
+    flags = _judge(document, outer_ranges, config)
+    removed.difference_update(aside)
+    for element, (low, high), noisy in zip(outer_candidates, outer_ranges, flags, strict=True):
+        if not noisy:
+            continue
+        if low <= start and end <= high:
+            noise.extend(_parts_outside(document, element, start, end))
+        else:
+            noise.append(element)
+    return noise
+
+
+def _parts_outside(
+    document: Document, wrapper: lxml.html.HtmlElement, start: int, end: int
+) -> list[lxml.html.HtmlElement]:
+    """The elements with text that make up `wrapper` outside the piece range `start:end`.
+
+    At each level from the wrapper down to the innermost element holding the whole range, the
+    children beside the one that holds it.
+    """
+    piece_range = document.piece_range
+    parts: list[lxml.html.HtmlElement] = []
+    holder: lxml.html.HtmlElement | None = wrapper
+    while holder is not None:
+        inside = None
+        for child in holder.iterchildren():
+            span = piece_range.get(child)
+            if span is None or span[0] >= span[1]:
+                continue
+            if span[0] <= start and end <= span[1]:
+                inside = child
+            elif span[1] <= start or span[0] >= end:
+                parts.append(child)
+        holder = inside
+    return parts
 
 
 def _without_prose(

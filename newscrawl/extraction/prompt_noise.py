@@ -23,6 +23,8 @@ from collections.abc import Iterable
 from lxml.html import HtmlElement
 
 from newscrawl.extraction.document import Document
+from newscrawl.extraction.tag_sets import HEADING_TAGS
+from newscrawl.extraction.word_tokens import split_words
 
 # Name parts (class and id names split at '-', '_' and case changes) that name a noise
 # container, by class. Two parts also count joined ("sign-in" is "signin").
@@ -94,6 +96,11 @@ MIN_CLEAN_CHARS = 250
 # (a short post above a long thread). A page whose post sits in a container named for comments
 # keeps it through the headline rule, or because nothing else is kept.
 MIN_CLEAN_CHARS_BESIDE_COMMENTS = 80
+# A kept line that is all one link, at least this share of its characters, and at least this many
+# words, is the headline of another story linked from the body (a bold, linked "2 RESIDENTS RAN
+# SECRET POLICE STATION" between two paragraphs): the scorer reads it as prose.
+LINKED_LINE_SHARE = 0.9
+LINKED_LINE_WORDS = 4
 # A second `<article>` with its own `<h1>` is another story when it holds this much kept text.
 _SECOND_ARTICLE_CHARS = 500
 # Vendors' names mark their widgets whatever follows them ("onetrust-consent-sdk"). Not a
@@ -371,8 +378,52 @@ def find_noise_segments(document: Document, kept: Iterable[int]) -> set[int]:
             if start < end:
                 noise.update(range(pieces[start].segment, pieces[end - 1].segment + 1))
     noise.update(i for i in kept if is_copyright_line(segments[i].text))
+    noise.update(_linked_lines(document, [i for i in kept if i not in noise], headlines))
     noise.update(_second_article_segments(document, [i for i in kept if i not in noise]))
     return noise
+
+
+def _linked_lines(document: Document, kept: list[int], headlines: set[str]) -> set[int]:
+    """Kept lines that are all link text: headlines of other stories, linked from the body.
+
+    Headings and copies of them are left alone (a blog links its post's own title), and so is
+    the headline; they go only while MIN_CLEAN_CHARS of other kept text stays.
+    """
+    segments = document.segments
+    pieces = document.pieces
+    # A blog lists its latest posts, this one among them, and only the first copy of a line is
+    # kept: a link that repeats a heading of the page is the headline's kept copy. Gathered
+    # when the first linked line is met: most pages have none.
+    headings: set[str] | None = None
+    lines: set[int] = set()
+    clean = 0
+    for index in kept:
+        segment = segments[index]
+        text = segment.text
+        span = range(segment.first_piece, segment.last_piece)
+        # Most kept blocks hold no link at all: their text is not counted character by character.
+        if segment.block.tag in HEADING_TAGS or not any(pieces[j].in_link for j in span):
+            clean += len(text)
+            continue
+        linked = total = 0
+        for j in span:
+            piece = pieces[j]
+            chars = _visible_chars(piece.text)
+            total += chars
+            if piece.in_link:
+                linked += chars
+        if (
+            total
+            and linked >= LINKED_LINE_SHARE * total
+            and len(split_words(text)) >= LINKED_LINE_WORDS
+        ):
+            if headings is None:
+                headings = {s.text for s in segments if s.block.tag in HEADING_TAGS} | headlines
+            if text not in headings:
+                lines.add(index)
+                continue
+        clean += len(text)
+    return lines if clean >= MIN_CLEAN_CHARS else set()
 
 
 def _min_clean_chars(kind: str | None) -> int:

@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy import Engine, Table, bindparam, func, select, text, update
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.orm import Session, SessionTransaction
+from sqlalchemy.orm import Session
 
 from newscrawl.extraction.word_tokens import count_text_words
 from newscrawl.storage.article_identity import (
@@ -21,6 +21,7 @@ from newscrawl.storage.article_identity import (
     remember_identity,
     resolve_identity,
 )
+from newscrawl.storage.batched_write import BatchedWrite
 from newscrawl.storage.deferred_writes import deferred_writes
 from newscrawl.storage.models import Article
 from newscrawl.storage.page_repository import upsert_page
@@ -73,33 +74,30 @@ def write_article(
 
 
 @dataclass
-class ArticleWrite:
-    """write_article for the BatchWriter: a batch of them is stored together
-    (`prepare_batch`), then each write closes its page and returns its article's id."""
+class ArticleWrite(BatchedWrite[int]):
+    """write_article for the BatchWriter: a batch of them is stored together (see
+    store_articles), then each write closes its page and returns its article's id."""
 
     article: ArticleRecord
     page_id: int | None
     page: PageRecord | None = None
     content_hash: str | None = None
     word_count: int | None = None
-    # Set by store_articles: the row's id, and the transaction that wrote it.
+    # Set by store_articles: the row's id.
     article_id: int | None = None
-    stored_in: SessionTransaction | None = field(default=None, repr=False)
 
-    def __call__(self, session: Session) -> int:
-        if self.article_id is None or self.stored_in is not session.get_transaction():
-            # Not stored with a batch in this transaction: alone, then.
-            store_articles(session, [self])
-        assert self.article_id is not None
+    @classmethod
+    def prepare_batch(cls, session: Session, writes: Sequence[ArticleWrite]) -> None:
+        store_articles(session, writes)
+
+    def stored_result(self) -> int | None:
+        return self.article_id
+
+    def finish(self, session: Session, result: int) -> int:
         if self.page_id is not None:
             # Closed at the commit with the batch's other pages, one executemany for them all.
             deferred_writes(session).closed_pages[self.page_id] = datetime.now(UTC)
-        return self.article_id
-
-    @staticmethod
-    def prepare_batch(session: Session, writes: Sequence[ArticleWrite]) -> None:
-        """Store the batch's articles: see store_articles."""
-        store_articles(session, writes)
+        return result
 
 
 def store_articles(session: Session, writes: Sequence[ArticleWrite]) -> None:

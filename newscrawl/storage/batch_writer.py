@@ -1,16 +1,16 @@
 """BatchWriter: commits the writes of concurrent coroutines together, one transaction per batch.
 
-A write is a function of a Session (e.g. `write_failed_page`); one with a
-`prepare_batch(session, writes)` attribute (`ArticleWrite`, `AdmissionWrite`) also gets the
-batch's writes of its kind first, in the transaction, to read at once what each would read
-alone. Writes wait until `batch_size` of them are queued or `delay` seconds after the first one,
-then the whole batch runs in a worker thread in one transaction, retried whole on transient
+A write is a function of a Session (e.g. `write_failed_page`); a BatchedWrite
+(storage/batched_write.py: `ArticleWrite`, `AdmissionWrite`) also gets the batch's writes of its
+kind first (`prepare_batch(session, writes)`), in the transaction, to read at once what each would
+read alone. Writes wait until `batch_size` of them are queued or `delay` seconds after the first
+one, then the whole batch runs in a worker thread in one transaction, retried whole on transient
 errors (storage/retry.py). On SQLite one batch commits at a time: concurrent transactions of one
 process only fight over its single write lock (whose busy handler sleeps); PostgreSQL runs a few
 batches side by side. Writes arriving during a commit make the next batch (group commit). Each
 caller gets its own write's result only once its batch committed. A batch that fails for another
-reason is replayed one write per transaction, so one bad row fails only its own caller; an
-outage fails every write of the batch with its error.
+reason is replayed one write per transaction, so one bad row fails only its own caller; an outage
+fails every write of the batch with its error.
 """
 
 from __future__ import annotations

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine, Row, Select, Table, bindparam, func, select, text, update
-from sqlalchemy.orm import Session, SessionTransaction
+from sqlalchemy.orm import Session
 
+from newscrawl.storage.batched_write import BatchedWrite
 from newscrawl.storage.compression import BODY_COMPRESSION, compress_body, decompress_body
 from newscrawl.storage.deferred_writes import deferred_writes, flush_closed_pages
 from newscrawl.storage.models import Feed, Page, Template
@@ -202,30 +203,27 @@ def write_admission(
 
 
 @dataclass
-class AdmissionWrite:
+class AdmissionWrite(BatchedWrite[Admission]):
     """write_admission for the BatchWriter: a batch of them is stored and read together
-    (`prepare_batch`: see admit_pages), then each write returns its own admission."""
+    (see admit_pages), then each write returns its own admission."""
 
     page: PageRecord
     count_limit: int
     known_templates: Container[TemplateKey] = ()
-    # Set by admit_pages: the page's admission, and the transaction that wrote it.
+    # Set by admit_pages.
     admission: Admission | None = None
-    stored_in: SessionTransaction | None = field(default=None, repr=False)
 
-    def __call__(self, session: Session) -> Admission:
-        if self.admission is None or self.stored_in is not session.get_transaction():
-            # Not admitted with a batch in this transaction: alone, then.
-            admit_pages(session, [self])
-        assert self.admission is not None
-        # An article of the batch written before this one may have closed the page again.
-        deferred_writes(session).closed_pages.pop(self.admission.page_id, None)
+    @classmethod
+    def prepare_batch(cls, session: Session, writes: Sequence[AdmissionWrite]) -> None:
+        admit_pages(session, writes)
+
+    def stored_result(self) -> Admission | None:
         return self.admission
 
-    @staticmethod
-    def prepare_batch(session: Session, writes: Sequence[AdmissionWrite]) -> None:
-        """Admit the batch's pages: see admit_pages."""
-        admit_pages(session, writes)
+    def finish(self, session: Session, result: Admission) -> Admission:
+        # An article of the batch written before this one may have closed the page again.
+        deferred_writes(session).closed_pages.pop(result.page_id, None)
+        return result
 
 
 def admit_pages(session: Session, writes: Sequence[AdmissionWrite]) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import lxml.etree
 import lxml.html
 import pytest
@@ -225,3 +227,80 @@ def test_a_paragraph_mostly_of_links_is_no_prose() -> None:
     document = parse_document(page)
     remove_dynamic_noise(document, DEFAULT)
     assert "The council met on Tuesday" not in _remaining(document)
+
+
+# A short blog post whose lines carry their sources' links: more than `dynamic_beta` of its text
+# is link text, and no line is long enough to count as a prose paragraph.
+_SHORT_POST = (
+    "<div class=entry-content>Lovely pixel art of every hero and villain by "
+    "<a href=/artist>Sayon Chatterjee</a>.<br>Found via <a href=/blog>the design blog</a>, "
+    "more of them here.</div>"
+)
+
+
+def _blog_page(body: str) -> str:
+    sidebar = "".join(f"<li><a href=/c{k}>Category {k}</a></li>" for k in range(6))
+    return (
+        "<html><body><div class=post><h3><a href=/post>Pixel heroes and villains</a></h3>"
+        f"{body}<div class=meta><a href=/comments>Comments (0)</a> "
+        "<a href=/tags>Tags</a></div></div>"
+        f"<ul class=sidebar>{sidebar}</ul></body></html>"
+    )
+
+
+def test_a_short_linked_post_in_the_named_body_is_not_dynamic_noise() -> None:
+    document = parse_document(_blog_page(_SHORT_POST))
+    remove_dynamic_noise(document, DEFAULT)
+    remaining = _remaining(document)
+    assert "Lovely pixel art of every hero" in remaining
+    assert "Sayon Chatterjee" in remaining  # the body's own links stay with it
+    # The wrapper around the post is judged on its own text: its links and the sidebar go.
+    assert "Comments (0)" not in remaining
+    assert "Category 3" not in remaining
+    # Without the rule (the paper's judging), the wrapper takes the post with it.
+    document = parse_document(_blog_page(_SHORT_POST))
+    remove_dynamic_noise(document, replace(DEFAULT, dynamic_named_body=False))
+    assert "Lovely pixel art of every hero" not in _remaining(document)
+
+
+def test_no_element_holding_the_named_body_is_listed_as_dynamic_noise() -> None:
+    document = parse_document(_blog_page(_SHORT_POST))
+    remove_dynamic_noise(document, DEFAULT)
+    body = document.tree.find_class("entry-content")[0]
+    for element in document.dynamic_noise:
+        assert body not in element.iter()
+        assert element not in body.iter() or element is not body
+
+
+def test_a_link_roundup_in_the_named_body_is_kept_but_its_link_list_is_judged() -> None:
+    # The roundup's lines are the body's own text between `<br>`s; the related list is a link
+    # block inside the body, judged first and on its own.
+    roundup = "".join(
+        f"&bull; The {k} worst signs ever seen are <a href=/s{k}>in this photo set</a>.<br>"
+        for k in range(4)
+    )
+    links = "".join(f"<li><a href=/r{k}>Related story number {k}</a></li>" for k in range(5))
+    body = f"<div class=post-body>{roundup}<ul class=related>{links}</ul></div>"
+    document = parse_document(_blog_page(body))
+    remove_dynamic_noise(document, DEFAULT)
+    remaining = _remaining(document)
+    assert "worst signs ever seen" in remaining
+    assert "Related story number 2" not in remaining
+    document = parse_document(_blog_page(body))
+    remove_dynamic_noise(document, replace(DEFAULT, dynamic_named_body=False))
+    assert "worst signs ever seen" not in _remaining(document)
+
+
+def test_a_named_body_that_is_a_list_of_links_is_judged_as_any_candidate() -> None:
+    links = "".join(f"<li><a href=/r{k}>Another story number {k}</a></li>" for k in range(6))
+    document = parse_document(_blog_page(f"<div class=entry-content><ul>{links}</ul></div>"))
+    remove_dynamic_noise(document, DEFAULT)
+    assert "Another story number 3" not in _remaining(document)
+
+
+def test_two_named_bodies_name_none() -> None:
+    # A blog's home page names every post's body: none of them is the page's.
+    page = _blog_page(_SHORT_POST + _SHORT_POST.replace("Lovely", "Quaint"))
+    document = parse_document(page)
+    remove_dynamic_noise(document, DEFAULT)
+    assert "Lovely pixel art" not in _remaining(document)

@@ -82,7 +82,7 @@ def test_paper_configuration_holds_the_published_thresholds() -> None:
     assert paper.static_support == 1.0
     assert (paper.title_similarity, paper.paragraph_possibility) == (0.6, 100.0)
     assert paper.version == "paper-2"
-    assert ExtractionConfig().version == "default-7"
+    assert ExtractionConfig().version == "default-8"
     assert paper.dynamic_prose_chars == 0  # the paper judges every candidate
     with pytest.raises(dataclasses.FrozenInstanceError):
         paper.dynamic_alpha = 1  # type: ignore[misc]

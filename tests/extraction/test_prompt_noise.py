@@ -400,3 +400,61 @@ def test_walked_text_under_an_element_is_never_more_than_its_own_text(html: str)
             for piece in document.pieces[document.node_starts[node] : document.node_ends[node]]
         )
         assert walked <= sum(len("".join(text.split())) for text in element.itertext())
+
+
+def _linked_line_page(line: str) -> str:
+    paragraphs = [f"<p>{text}</p>" for text in ARTICLE]
+    paragraphs.insert(3, line)
+    return (
+        "<html><head><title>Tram line approved</title></head><body><article>"
+        f"<h1>Tram line approved</h1>{''.join(paragraphs)}</article></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "dropped"),
+    [
+        # Another story's headline, linked between two paragraphs, in any language.
+        ("<p><strong><a href='/s/1'>BRIDGE REOPENS AFTER TWO YEARS OF WORK</a></strong></p>", True),
+        ("<p><a href='/s/2'>Neue Brücke über den Rhein wird im Mai eröffnet</a></p>", True),
+        ("<div><a href='/s/3'>Le pont rouvre après deux ans de travaux</a>.</div>", True),
+        # A subheading that links somewhere is the body's own (a blog links its titles).
+        ("<h2><a href='/s/4'>What the council decided next</a></h2>", False),
+        # A sentence with a link in it, and a link too short to be a headline.
+        ("<p>The <a href='/m'>minutes of the meeting</a> were published on Friday.</p>", False),
+        ("<p><a href='/more'>More news</a></p>", False),
+    ],
+)
+def test_a_linked_headline_of_another_story_in_the_body_is_dropped(
+    line: str, dropped: bool
+) -> None:
+    page = _linked_line_page(line)
+    segments = parse_document(page).segments
+    words = next(s.text for s in segments[1:] if s.text not in ARTICLE)
+    off = ExtractionConfig(drop_prompt_noise=False, block_model=KEEP_ALL)
+    assert words in extract(page, title="Tram line approved", config=off).text
+    text = extract(page, title="Tram line approved", config=ExtractionConfig(block_model=KEEP_ALL))
+    assert (words not in text.text) is dropped
+    assert all(paragraph in text.text for paragraph in ARTICLE)
+
+
+def test_a_linked_line_stays_when_little_else_is_kept() -> None:
+    page = (
+        "<html><body><article><h1>Tram line approved</h1><p>The council met.</p>"
+        "<p><a href='/s/1'>Bridge reopens after two years of work</a></p></article></body></html>"
+    )
+    text = extract(page, title="Tram line approved", config=ExtractionConfig(block_model=KEEP_ALL))
+    assert "Bridge reopens after two years of work" in text.text
+
+
+def test_a_linked_copy_of_the_headline_in_a_list_of_latest_posts_stays() -> None:
+    # The list comes first and its copy of the headline is the one kept (the <h1> a duplicate).
+    title = "Groups offer their advice on the next council chair"
+    latest = f"<ul><li><a href='/p1'>{title}</a></li><li><a href='/p2'>Market</a></li></ul>"
+    page = (
+        f"<html><body>{latest}<article><h1>{title}</h1>"
+        + "".join(f"<p>{t}</p>" for t in ARTICLE)
+        + "</article></body></html>"
+    )
+    text = extract(page, config=ExtractionConfig(block_model=KEEP_ALL)).text
+    assert title in text

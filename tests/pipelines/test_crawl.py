@@ -18,7 +18,6 @@ from sqlalchemy.orm import Session
 from newscrawl.categories import site_from_url
 from newscrawl.storage.engine import create_database_engine
 from newscrawl.storage.models import Article, CrawlRun, Page, Template
-from tests.database_support import DIALECTS, open_test_database
 from tests.pipelines.crawl_script import HEARTBEAT_OPTION
 from tests.pipelines.page_factory import build_page_html, build_story
 
@@ -54,13 +53,6 @@ class NewsPageHandler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         pass
-
-
-@pytest.fixture(params=DIALECTS)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """An empty, unmigrated database: a whole crawl starts from one, as a first crawl does."""
-    with open_test_database(request.param, tmp_path) as url:
-        yield url
 
 
 @pytest.fixture
@@ -116,7 +108,10 @@ def count_pages(database_url: str) -> dict[str, int]:
         engine.dispose()
 
 
-def test_crawl_extracts_every_fetched_page(news_server: str, database_url: str) -> None:
+def test_crawl_extracts_every_fetched_page(news_server: str, own_database_url: str) -> None:
+    # An empty, unmigrated database: this crawl starts from one, as a first crawl does. The other
+    # crawls here start from the session's migrated database (conftest), which spares a migration.
+    database_url = own_database_url
     log = run_crawl(news_server, database_url, NEWSCRAWL_NEIGHBOURS=5)
     assert "Progress:" in log
     engine = create_database_engine(database_url)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ from newscrawl.storage.migrations import upgrade_database
 from newscrawl.storage.models import Article, Page, Template
 from newscrawl.storage.page_claims import AdvisoryPageClaims
 from newscrawl.storage.page_repository import upsert_page
-from tests.database_support import open_test_database
+from tests.database_support import MigratedDatabases
 from tests.pipelines.chain import PipelineChain, build_test_crawler
 from tests.pipelines.page_factory import build_page_item, build_story
 from tests.pipelines.test_sql_storage import reject_insert
@@ -263,10 +263,9 @@ def test_a_finished_flush_asks_the_engine_for_an_idle_check_at_once(database_url
 
 
 @pytest.fixture
-def postgres_url(tmp_path: Path) -> Iterator[str]:
-    """A throw-away PostgreSQL database: only there do workers share claims."""
-    with open_test_database("postgresql", tmp_path) as url:
-        yield url
+def postgres_url(tmp_path: Path, migrated_databases: MigratedDatabases) -> str:
+    """The session's migrated PostgreSQL database, emptied: only there do workers share claims."""
+    return migrated_databases.empty_url("postgresql", tmp_path)
 
 
 def test_a_flush_blocked_by_another_worker_leaves_the_next_look_to_the_heartbeat(
