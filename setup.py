@@ -10,8 +10,8 @@ from setuptools import Extension, setup
 #                 ancestor flags, metadata's element searches and the language guess's body-text
 #                 sample, dynamic_noise's link-LCA search and candidate judging
 #   _block_rows   word, keyword and character counts (block_features, word_tokens,
-#                 block_hints), block_features' table of per-block features, block_scorer's
-#                 walk of the model's trees
+#                 block_hints, the language guess), block_features' table of per-block
+#                 features, block_scorer's walk of the model's trees
 #   _static_keys  static_noise's node keys, from a Document or straight from a tree
 COMPILED_MODULES = ("_node_walk", "_block_rows", "_static_keys")
 

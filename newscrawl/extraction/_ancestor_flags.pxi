@@ -212,3 +212,106 @@ cdef inline long _known(long* known, Py_ssize_t count, Py_ssize_t node) except? 
     if node >= count:
         raise IndexError("list index out of range")
     return known[node]
+
+
+cdef inline bint _starts_with(const unsigned char* text, const char* stem) noexcept nogil:
+    """Whether `text` starts with the lower-case ASCII `stem`, ASCII case ignored."""
+    while stem[0]:
+        # `| 0x20` lower-cases A-Z and maps nothing else onto a-z (NUL ends the text: no match).
+        if (text[0] | 0x20) != <unsigned char>stem[0]:
+            return False
+        text += 1
+        stem += 1
+    return True
+
+
+cdef bint _may_name_body(xmlAttr* attribute) noexcept nogil:
+    """Whether a class or id value may hold a body name (`container_fill.BODY_NAMES`, each of
+    which starts with "entry", "post", "article" or "story"): it holds one of those stems, ASCII
+    case ignored, or it is made of several nodes (entities), which are not read here."""
+    cdef xmlNode* child = attribute.children
+    cdef const unsigned char* text
+    cdef unsigned char first
+    if child is NULL:
+        return False  # `<div class>`: the value is ""
+    if child.next is not NULL or child.type != tree.XML_TEXT_NODE or child.content is NULL:
+        return True
+    text = <const unsigned char*>child.content
+    while text[0]:
+        first = text[0] | 0x20
+        if (
+            (first == c'e' and _starts_with(text, "entry"))
+            or (first == c'p' and _starts_with(text, "post"))
+            or (first == c'a' and _starts_with(text, "article"))
+            or (first == c's' and _starts_with(text, "story"))
+        ):
+            return True
+        text += 1
+    return False
+
+
+cdef bint _may_be_named_body(xmlNode* c_node) noexcept nogil:
+    """Whether `container_fill.named_body` may take the element: it has an `itemprop`, or a
+    class or id that may hold a body name."""
+    cdef xmlAttr* attribute = c_node.properties
+    cdef const char* name
+    while attribute is not NULL:
+        if attribute.ns is NULL:
+            name = <const char*>attribute.name
+            if strcmp(name, "itemprop") == 0:
+                return True
+            if (strcmp(name, "class") == 0 or strcmp(name, "id") == 0) and _may_name_body(
+                attribute
+            ):
+                return True
+        attribute = attribute.next
+    return False
+
+
+@cython.boundscheck(True)
+def named_body_candidates(list elements, list parents, list nodes, Py_ssize_t depth):
+    """The walked elements `container_fill.named_body` asks, in walk order, fewer: of `nodes`
+    (the blocks) and their ancestors up to `depth` levels above, only those that may carry a
+    body name (`_may_be_named_body`). None when the page's DTDs declare attributes, whose
+    defaults `element.get` reports and the node does not hold."""
+    cdef Py_ssize_t count = len(parents)
+    cdef Py_ssize_t node
+    cdef Py_ssize_t budget
+    cdef signed char* reach = NULL
+    cdef xmlNode* c_node
+    cdef list found = []
+    if len(elements) != count:
+        raise ValueError("elements and parents differ in length")
+    if not 0 <= depth < 127:
+        raise ValueError("depth out of range")
+    if count == 0:
+        return found
+    c_node = require_element(elements[0])._c_node
+    if c_node.doc is NULL or declares_attributes(c_node.doc):
+        return None
+    try:
+        # Per element, the most levels left to climb above it when reached (-1: not reached);
+        # a climb stops where an earlier one had as many left.
+        reach = <signed char*>malloc(count)
+        if reach is NULL:
+            raise MemoryError()
+        memset(reach, -1, count)
+        for item in nodes:
+            node = item
+            budget = depth
+            while budget >= 0 and node >= 0:
+                if node >= count:
+                    raise IndexError("list index out of range")
+                if reach[node] >= budget:
+                    break
+                reach[node] = <signed char>budget
+                node = parents[node]
+                budget -= 1
+        for node in range(count):
+            if reach[node] >= 0:
+                c_node = require_element(elements[node])._c_node
+                if _may_be_named_body(c_node):
+                    found.append(node)
+        return found
+    finally:
+        free(reach)

@@ -11,6 +11,12 @@ from newscrawl.extraction.document import Document, Segment, TextPiece
 def count_words(texts: list[str], keywords: Collection[str], out: np.ndarray) -> None:
     """`word_tokens._count_words`: into `out`, words of each lower-cased text and keyword hits."""
 
+def is_clean_utf8(data: bytes, start: int = 0) -> bool:
+    """`decoding.is_clean_utf8`, checked without making the text."""
+
+def lower_words(text: str) -> list[str]:
+    """`language._lower_words`: `re.findall(r"\\w+", text.lower())`, the runs found in C."""
+
 def count_characters(
     texts: list[str], punctuation: str, sentence_ends: str, head: int, out: np.ndarray
 ) -> None:

@@ -3,7 +3,7 @@
 
 # One extension module, its parts included from .pxi files:
 #   _text_scan.pxi     word, keyword and character counts of block_features, word_tokens and
-#                      block_hints
+#                      block_hints; the language guess's words
 #   _feature_rows.pxi  block_features' table of per-block features, bit for bit the numpy one
 #   _block_trees.pxi   block_scorer's walk of the model's trees
 # Nothing here reads libxml2: only the walk's pieces and segments (`_node_walk.pxd`), strings
@@ -29,8 +29,9 @@ from cpython.unicode cimport (
     PyUnicode_Substring,
 )
 from libc.math cimport INFINITY, log1p
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
 
 from newscrawl.extraction._node_walk cimport Segment, TextPiece
 

@@ -74,6 +74,11 @@ class FlagMemo:
 
     def __init__(self, count: int) -> None: ...
 
+def named_body_candidates(
+    elements: list[lxml.html.HtmlElement], parents: list[int], nodes: list[int], depth: int
+) -> list[int] | None:
+    """`container_fill._body_candidates` less the elements that cannot carry a body name."""
+
 # _metadata_scan.pxi
 
 def scan_elements(

@@ -3,7 +3,8 @@
 
 # One extension module, its parts included from .pxi files:
 #   _text_walk.pxi       `index_text` is `document._index_text`; `joined_text`
-#   _ancestor_flags.pxi  `ancestor_flags` is `block_features._ancestor_flags`
+#   _ancestor_flags.pxi  `ancestor_flags` is `block_features._ancestor_flags`; container_fill's
+#                        named-body candidates
 #   _metadata_scan.pxi   metadata's element searches and the language guess's body-text sample
 #   _dynamic_lca.pxi     dynamic_noise's link-LCA search and candidate judging
 # Element proxies come from lxml's public C API (`elementFactory`), so what they return is

@@ -2,10 +2,10 @@
 # counts.
 # `count_words` is `word_tokens._count_words`; `count_characters`, `piece_chars` and `int_rows`
 # are `block_features._count_characters`, `_piece_chars` and `_int_rows`; `MarkerHints` is
-# `block_hints._marker_flags`. The scans read each text's code points in place, in a loop
-# specialised to the string's storage width, instead of running a regex per block or numpy over
-# a copy of the page's text; tests/extraction/test_text_scans.py compares them with the Python
-# ones.
+# `block_hints._marker_flags`; `lower_words` is `language._lower_words`; `is_clean_utf8` is
+# `decoding.is_clean_utf8`. The scans read each text's code points in place, in a loop specialised to
+# the string's storage width, instead of running a regex per block or numpy over a copy of the
+# page's text; tests/extraction/test_text_scans.py compares them with the Python ones.
 
 
 cdef enum:
@@ -437,3 +437,108 @@ def int_rows(list rows, int64_t[:, ::1] out):
         # numpy converts a list of ints at some 20 ns an item; this loop is ten times faster.
         for column in range(len(values)):
             out[row, column] = values[column]
+
+
+cdef inline bint _is_word_character(Py_UCS4 ch) noexcept:
+    """What the re module's `\\w` matches in a str pattern: alphanumeric, or `_`."""
+    if ch < 128:
+        return (
+            (ch >= 97 and ch <= 122)
+            or (ch >= 65 and ch <= 90)
+            or (ch >= 48 and ch <= 57)
+            or ch == 95
+        )
+    return Py_UNICODE_ISALNUM(ch)
+
+
+cdef list _word_runs(const code_unit* codes, Py_ssize_t size, str source):
+    """Every maximal run of word characters of `source`, as `re.findall(r"\\w+")` finds them."""
+    cdef list words = []
+    cdef Py_ssize_t index = 0
+    cdef Py_ssize_t start
+    while index < size:
+        if not _is_word_character(codes[index]):
+            index += 1
+            continue
+        start = index
+        index += 1
+        while index < size and _is_word_character(codes[index]):
+            index += 1
+        words.append(PyUnicode_Substring(source, start, index))
+    return words
+
+
+def lower_words(str text not None):
+    """`language._lower_words`: `re.findall(r"\\w+", text.lower())`, the runs found in C."""
+    cdef str lowered = text.lower()
+    cdef Py_ssize_t size = PyUnicode_GET_LENGTH(lowered)
+    cdef int kind = PyUnicode_KIND(lowered)
+    if kind == 1:
+        return _word_runs(PyUnicode_1BYTE_DATA(lowered), size, lowered)
+    if kind == 2:
+        return _word_runs(PyUnicode_2BYTE_DATA(lowered), size, lowered)
+    return _word_runs(PyUnicode_4BYTE_DATA(lowered), size, lowered)
+
+
+cdef inline bint _continues(const unsigned char* data, Py_ssize_t at, Py_ssize_t size) noexcept:
+    """Whether `data[at]` exists and is a UTF-8 continuation byte (0x80 to 0xBF)."""
+    return at < size and (data[at] & 0xC0) == 0x80
+
+
+def is_clean_utf8(bytes data not None, Py_ssize_t start=0):
+    """`decoding.is_clean_utf8`: whether `data[start:]` decodes as strict UTF-8 (no overlong
+    forms, surrogates nor code points past U+10FFFF) to a text without U+FFFD, the replacement
+    character, checked without making the text."""
+    cdef const unsigned char* bytes_in = data
+    cdef Py_ssize_t size = len(data)
+    cdef Py_ssize_t index = start
+    cdef unsigned char lead
+    cdef unsigned char second
+    cdef uint64_t word
+    if not 0 <= start <= size:
+        raise IndexError("start out of range")
+    while index < size:
+        lead = bytes_in[index]
+        if lead < 0x80:
+            index += 1
+            # Most of a page is ASCII: eight bytes at a time while none has its high bit set.
+            while index + 8 <= size:
+                memcpy(&word, bytes_in + index, 8)
+                if word & 0x8080808080808080ULL:
+                    break
+                index += 8
+            continue
+        if 0xC2 <= lead <= 0xDF:
+            if not _continues(bytes_in, index + 1, size):
+                return False
+            index += 2
+            continue
+        if index + 1 >= size:
+            return False
+        second = bytes_in[index + 1]
+        if 0xE0 <= lead <= 0xEF:
+            # E0 needs A0-BF (no overlong form), ED needs 80-9F (no surrogate).
+            if (
+                (lead == 0xE0 and not 0xA0 <= second <= 0xBF)
+                or (lead == 0xED and not 0x80 <= second <= 0x9F)
+                or (lead != 0xE0 and lead != 0xED and (second & 0xC0) != 0x80)
+                or not _continues(bytes_in, index + 2, size)
+                or (lead == 0xEF and second == 0xBF and bytes_in[index + 2] == 0xBD)  # U+FFFD
+            ):
+                return False
+            index += 3
+            continue
+        if 0xF0 <= lead <= 0xF4:
+            # F0 needs 90-BF (no overlong form), F4 needs 80-8F (nothing past U+10FFFF).
+            if (
+                (lead == 0xF0 and not 0x90 <= second <= 0xBF)
+                or (lead == 0xF4 and not 0x80 <= second <= 0x8F)
+                or (lead != 0xF0 and lead != 0xF4 and (second & 0xC0) != 0x80)
+                or not _continues(bytes_in, index + 2, size)
+                or not _continues(bytes_in, index + 3, size)
+            ):
+                return False
+            index += 4
+            continue
+        return False  # a stray continuation byte, C0, C1 or F5-FF
+    return True

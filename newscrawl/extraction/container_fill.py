@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from newscrawl.extraction import compiled_loops
 from newscrawl.extraction.block_features import FEATURE_NAMES, ancestor_flags
 from newscrawl.extraction.block_hints import BOILERPLATE_TAG, NEGATIVE_HINT
 from newscrawl.extraction.document import Document
@@ -488,6 +489,10 @@ _BODY_NAME_DEPTH = 4
 _BODY_NAME = re.compile(r"(?:entry|post|article|story)[-_]?(?:content|body|text|entry)", re.I)
 # How an excerpt's cut is marked ("... ", "…", WordPress's "[…]").
 _ELLIPSES = ("...", "\u2026")
+# The compiled candidate search (see compiled_loops), or None in pure-Python mode.
+_compiled_body_candidates = (
+    None if compiled_loops.node_walk is None else compiled_loops.node_walk.named_body_candidates
+)
 
 
 def _is_body_name(marker: str) -> bool:
@@ -511,20 +516,22 @@ def named_body(document: Document) -> int:
 
 def _find_named_body(document: Document) -> int:
     """`named_body`, looked up."""
-    parents = document.node_parents
-    # A block's own element may be the body (its text between `<br>`s), or one above it: each
-    # level's distinct elements once, blocks sharing their parents.
-    level = {segment.node for segment in document.segments}
-    candidates = set(level)
-    for _ in range(_BODY_NAME_DEPTH):
-        level = {parents[node] for node in level}
-        level.discard(-1)
-        candidates |= level
     elements = document.node_elements
+    candidates = None
+    if _compiled_body_candidates is not None:
+        # Reads the attributes in C and leaves out most elements (no name that could match).
+        candidates = _compiled_body_candidates(
+            elements,
+            document.node_parents,
+            [segment.node for segment in document.segments],
+            _BODY_NAME_DEPTH,
+        )
+    if candidates is None:
+        candidates = _body_candidates(document)
     search = _BODY_NAME.search
     found = -1
     # In walk order, the outermost of a nest comes first.
-    for node in sorted(candidates):
+    for node in candidates:
         element = elements[node]
         # One regex test per name-bearing element; the exact test only on the few it finds.
         class_name = element.get("class")
@@ -540,6 +547,22 @@ def _find_named_body(document: Document) -> int:
         elif not is_inside(document, node, found):
             return -1
     return found
+
+
+def _body_candidates(document: Document) -> list[int]:
+    """The elements `named_body` asks, in walk order: every block's element and its ancestors
+    up to `_BODY_NAME_DEPTH` levels above (the reference for `_node_walk.named_body_candidates`,
+    which leaves out those that cannot carry a body name)."""
+    parents = document.node_parents
+    # A block's own element may be the body (its text between `<br>`s), or one above it: each
+    # level's distinct elements once, blocks sharing their parents.
+    level = {segment.node for segment in document.segments}
+    candidates = set(level)
+    for _ in range(_BODY_NAME_DEPTH):
+        level = {parents[node] for node in level}
+        level.discard(-1)
+        candidates |= level
+    return sorted(candidates)
 
 
 def add_named_body(

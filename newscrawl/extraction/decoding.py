@@ -5,7 +5,14 @@ from __future__ import annotations
 import re
 
 from charset_normalizer import from_bytes
-from w3lib.encoding import html_body_declared_encoding, html_to_unicode
+from w3lib.encoding import (
+    html_body_declared_encoding,
+    http_content_type_encoding,
+    read_bom,
+    to_unicode,
+)
+
+from newscrawl.extraction import compiled_loops
 
 # What browsers assume for an undeclared page that is not UTF-8 (and charset detection cannot
 # place): the WHATWG default for most locales.
@@ -18,6 +25,9 @@ _DECLARATION_BYTES = 4096
 # An XML declaration after the start of the page (a pasted fragment's): w3lib honours it
 # wherever it is, browsers never do; only one at the very start declares the document.
 _INNER_XML_DECLARATION = re.compile(rb"(?<=.)<\?xml[^>]*>", re.DOTALL)
+# The compiled UTF-8 check (see compiled_loops): `is_clean_utf8` without decoding the page.
+_rows = compiled_loops.block_rows
+_compiled_is_clean_utf8 = None if _rows is None else _rows.is_clean_utf8
 
 
 def sniff_encoding(body: bytes) -> str | None:
@@ -51,12 +61,39 @@ def decode_html(body: bytes, http_encoding: str | None = None) -> str:
 
 def decode_html_as(body: bytes, http_encoding: str | None = None) -> tuple[str, str]:
     """`decode_html`, and the name of the encoding it used."""
+    encoding, skipped = html_encoding(body, http_encoding)
+    return encoding, to_unicode(body[skipped:], encoding)
+
+
+def html_encoding(body: bytes, http_encoding: str | None = None) -> tuple[str, int]:
+    """The encoding `decode_html_as` reads the page in, and the length of the byte-order mark
+    it skips: w3lib's `html_to_unicode` choice (BOM, HTTP charset, declaration, sniffing, the
+    default), without decoding the page."""
+    bom_encoding, bom = read_bom(body)
+    if bom_encoding is not None and bom is not None:
+        return bom_encoding, len(bom)
     if not http_encoding:
         http_encoding = _declaration_outside_fragments(body)
     content_type = f"text/html; charset={http_encoding}" if http_encoding else None
-    return html_to_unicode(
-        content_type, body, default_encoding=_FALLBACK_ENCODING, auto_detect_fun=sniff_encoding
-    )
+    encoding = http_content_type_encoding(content_type)
+    if encoding is None:
+        encoding = html_body_declared_encoding(body)
+    if encoding is None:
+        encoding = sniff_encoding(body)
+    if encoding is None:
+        return _FALLBACK_ENCODING, 0
+    if encoding in {"utf-16", "utf-32"}:
+        encoding += "-be"
+    return encoding, 0
+
+
+def is_clean_utf8(body: bytes, start: int = 0) -> bool:
+    """Whether `body[start:]` is valid UTF-8 without U+FFFD: decoded with errors replaced, no
+    character is the replacement character, neither replaced nor the page's own."""
+    if _compiled_is_clean_utf8 is not None:
+        return bool(_compiled_is_clean_utf8(body, start))
+    # The reference for `_block_rows.is_clean_utf8`.
+    return "\ufffd" not in body[start:].decode("utf-8", "replace")
 
 
 def _declaration_outside_fragments(body: bytes) -> str | None:

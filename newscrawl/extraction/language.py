@@ -20,6 +20,9 @@ from newscrawl.extraction.tag_sets import SCRIPTING_TAGS
 # The compiled body-text sample (see compiled_loops): the Python walk's text, in one C walk.
 _walk = compiled_loops.node_walk
 _compiled_body_text = None if _walk is None else _walk.body_text_sample
+# The compiled word split (see compiled_loops): `_lower_words`' words, split in one C pass.
+_rows = compiled_loops.block_rows
+_compiled_lower_words = None if _rows is None else _rows.lower_words
 
 # ISO 639-1: a declared tag outside it ("utf", "english", "x-default") names no language.
 _ISO_639_1 = frozenset(re.findall(
@@ -257,6 +260,9 @@ def _lower_words(text: str) -> list[str]:
     and so is one that is such a word between punctuation (`"said,"`, `(the`). An ASCII text's
     word characters are `[a-z0-9_]`: every other character only separates words.
     """
+    if _compiled_lower_words is not None:
+        return _compiled_lower_words(text)
+    # The reference for `_block_rows.lower_words`.
     lowered = text.lower()
     if lowered.isascii():
         return lowered.translate(_ASCII_SEPARATORS).split()

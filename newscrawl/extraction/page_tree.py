@@ -12,8 +12,9 @@ from typing import Any
 import lxml.etree
 import lxml.html
 import numpy as np
+from w3lib.encoding import to_unicode
 
-from newscrawl.extraction.decoding import decode_html_as
+from newscrawl.extraction.decoding import html_encoding, is_clean_utf8
 from newscrawl.extraction.swallowed_body import release_swallowed_body
 from newscrawl.extraction.tag_sets import SWALLOWING_MEDIA_TAGS, UNKNOWN_VOID_TAGS
 
@@ -82,29 +83,26 @@ def parse_bounded_tree(
     html: str | bytes, *, encoding: str | None = None
 ) -> tuple[lxml.html.HtmlElement, bool]:
     """`parse_tree`, and whether the page was cut at MAX_ELEMENTS elements before parsing."""
-    parser = _PARSER
+    source: str | bytes
     if isinstance(html, bytes):
         body = html
-        used, html = decode_html_as(body, encoding)
-        valid_utf8 = used == "utf-8" and "\ufffd" not in html
-        composed = compose_text(html, body if valid_utf8 else None)
-        if valid_utf8:
-            # Valid UTF-8: libxml2 reads the bytes themselves faster than the text, told
-            # their encoding so that no declaration in them can override it.
-            source: str | bytes = (
-                body.removeprefix(codecs.BOM_UTF8)
-                if composed is html
-                else composed.encode("utf-8")
-            )
-            parser = _UTF8_PARSER
+        used, skipped = html_encoding(body, encoding)
+        # Valid UTF-8 (no character replaced in decoding, nor the replacement character of its
+        # own), checked on the bytes without making the text.
+        if used == "utf-8" and is_clean_utf8(body, skipped):
+            # libxml2 reads the bytes themselves faster than the text, told their encoding so
+            # that no declaration in them can override it.
+            source, parser = body.removeprefix(codecs.BOM_UTF8), _UTF8_PARSER
+            if b"\xcc" in body or b"\xcd" in body:
+                # Maybe a combining mark (see `compose_text`): the text is needed to compose it.
+                text = body[skipped:].decode("utf-8")
+                composed = compose_text(text, body)
+                if composed is not text:
+                    source = composed.encode("utf-8")
         else:
-            source = composed
-        html = composed
+            source, parser = _text_source(compose_text(to_unicode(body[skipped:], used)))
     else:
-        html = source = compose_text(html)
-    if parser is _PARSER and _XML_DECLARATION.match(html):
-        # The declaration is spent (the text is decoded): libxml2 reads past it as before.
-        source, parser = html.encode("utf-8", "replace"), _UTF8_PARSER
+        source, parser = _text_source(compose_text(html))
     source, truncated = trim_markup(source)
     try:
         root = lxml.html.document_fromstring(source, parser=parser)
@@ -118,6 +116,14 @@ def parse_bounded_tree(
     _adopt_stray_roots(root)
     _release_swallowed_content(root)
     return root, truncated
+
+
+def _text_source(text: str) -> tuple[str | bytes, lxml.html.HTMLParser]:
+    """What libxml2 parses of a decoded page, and with which parser."""
+    if _XML_DECLARATION.match(text):
+        # The declaration is spent (the text is decoded): libxml2 reads past it as before.
+        return text.encode("utf-8", "replace"), _UTF8_PARSER
+    return text, _PARSER
 
 
 def compose_text(text: str, utf8: bytes | None = None) -> str:

@@ -414,3 +414,91 @@ def test_compiled_pieces_and_segments_have_the_dataclasses_fields_and_behaviour(
         document_module.TextPiece("x", [piece], False, 0)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         segment.block = {"piece": piece}  # type: ignore[assignment]
+
+
+NAMED_BODY_PAGES = [
+    # Names in any case and separator, whole or part of a class list, on ids, and ones that
+    # only start like a body name.
+    "<div class='post hentry'><div class='Post-Body ENTRY_content'><p>a</p><p>b</p></div></div>"
+    "<div id=storyText><p>c</p></div><div class='entry-content-footer'><p>d</p></div>"
+    "<div class='xarticlebody'><p>e</p></div><div class='article'><p>f</p></div>",
+    # itemprop with any value, and names too far above every block to be asked.
+    "<div itemprop=articleBody><p>a</p></div><div itemprop=name><p>b</p></div>"
+    "<div class=entry-content><div><div><div><div><div><p>deep</p></div></div></div></div>"
+    "</div></div>",
+    # Two named bodies side by side, nested ones, and a name on a block itself.
+    "<div class=entry-content><p>one</p></div><div class=entry-content><p>two</p></div>"
+    "<section class=article-body><div class=story-body><p>in</p></div></section>"
+    "<p class=post-text>block<br>lines</p>",
+]
+
+
+def assert_same_named_body_candidates(document: Document) -> None:
+    """The compiled search keeps every candidate the Python test accepts, in walk order."""
+    from newscrawl.extraction import container_fill
+    from newscrawl.extraction._node_walk import named_body_candidates
+
+    python = container_fill._body_candidates(document)
+    nodes = [segment.node for segment in document.segments]
+    found = named_body_candidates(
+        document.node_elements, document.node_parents, nodes, container_fill._BODY_NAME_DEPTH
+    )
+    assert found is not None
+    assert found == sorted(set(found)) and set(found) <= set(python)
+
+    def is_named(node: int) -> bool:
+        element = document.node_elements[node]
+        return any(
+            container_fill._is_body_name(element.get(name) or "") for name in ("class", "id")
+        ) or (element.get("itemprop") == "articleBody")
+
+    assert [node for node in found if is_named(node)] == [
+        node for node in python if is_named(node)
+    ]
+
+
+@pytest.mark.parametrize("html", TRICKY_PAGES + NAMED_BODY_PAGES)
+def test_compiled_named_body_candidates_keep_what_the_python_test_accepts(html: str) -> None:
+    document = parse_document(html)
+    assert_same_named_body_candidates(document)
+
+
+def test_named_body_candidates_find_the_named_elements() -> None:
+    from newscrawl.extraction._node_walk import named_body_candidates
+
+    document = parse_document(NAMED_BODY_PAGES[1])
+    nodes = [segment.node for segment in document.segments]
+    found = named_body_candidates(document.node_elements, document.node_parents, nodes, 4)
+    assert [document.node_elements[node].get("itemprop") for node in found] == [
+        "articleBody",
+        "name",
+    ]
+    # The deep body's name is six levels above its paragraph: asked only with a depth of 6.
+    assert named_body_candidates(document.node_elements, document.node_parents, nodes, 5) == found
+    deeper = named_body_candidates(document.node_elements, document.node_parents, nodes, 6)
+    assert len(deeper) == 3
+    with pytest.raises(IndexError):
+        named_body_candidates(document.node_elements, document.node_parents, [10**6], 4)
+
+
+def test_named_body_candidates_leave_dtd_declared_attributes_to_python() -> None:
+    from newscrawl.extraction._node_walk import named_body_candidates
+
+    parser = lxml.etree.XMLParser(resolve_entities=False, attribute_defaults=False)
+    root = lxml.etree.fromstring(
+        b'<!DOCTYPE html [<!ATTLIST div class CDATA "entry-content">]>'
+        b"<html><body><div><p>default class</p></div></body></html>",
+        parser,
+    )
+    document = Document(tree=root, url=None, pieces=[], segments=[], piece_range={})
+    document_module._index_text(document)
+    nodes = [segment.node for segment in document.segments]
+    assert named_body_candidates(document.node_elements, document.node_parents, nodes, 4) is None
+
+
+@PROPERTY_SETTINGS
+@given(html_pages)
+def test_compiled_named_body_candidates_keep_what_python_accepts_on_generated_pages(
+    html: str,
+) -> None:
+    assert_same_named_body_candidates(parse_document(html))

@@ -6,9 +6,19 @@ from pathlib import Path
 
 import lxml.etree
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from w3lib.encoding import html_to_unicode, to_unicode
 
 from newscrawl.extraction import extract
-from newscrawl.extraction.decoding import decode_html, sniff_encoding
+from newscrawl.extraction.compiled_loops import is_pure_python_requested
+from newscrawl.extraction.decoding import (
+    decode_html,
+    decode_html_as,
+    html_encoding,
+    is_clean_utf8,
+    sniff_encoding,
+)
 from newscrawl.extraction.document import parse_document
 from newscrawl.extraction.page_tree import parse_bounded_tree
 from newscrawl.pipelines.page_items import decode_body
@@ -160,3 +170,56 @@ def test_decomposed_letters_in_a_single_byte_charset_page_come_out_composed() ->
     html = f"<html><body><p>{sentence}</p></body></html>"
     article = extract(html.encode("windows-1258"), encoding="windows-1258")
     assert "Hà Nội" in article.text
+
+
+_ENCODING_CASES = [
+    (b"\xef\xbb\xbf" + BODY.encode("utf-8"), "iso-8859-1"),  # a BOM beats the HTTP charset
+    (b"\xff\xfe" + BODY.encode("utf-16-le"), None),
+    (BODY.encode("cp1252"), "windows-1252"),
+    (f'<meta charset="windows-1252">{BODY}'.encode("cp1252"), None),
+    (f'<meta charset="utf-16">{BODY}'.encode("utf-16-be"), None),
+    (f"<?xml version='1.0' encoding='utf-8'?>{BODY}".encode(), None),
+    (f"<p>x</p><?xml version='1.0' encoding='iso-8859-1'?>{BODY}".encode(), None),
+    (BODY.encode("utf-8"), None),  # undeclared: sniffed
+    (BODY.encode("cp1252"), None),
+    (b"", None),
+]
+
+
+@pytest.mark.parametrize(("body", "http_encoding"), _ENCODING_CASES)
+def test_the_encoding_is_w3libs_choice_found_without_decoding(
+    body: bytes, http_encoding: str | None
+) -> None:
+    encoding, skipped = html_encoding(body, http_encoding)
+    content_type = f"text/html; charset={http_encoding}" if http_encoding else None
+    # What decode_html_as did before it chose the encoding itself (its inner declarations
+    # aside: the pasted fragment case is the caller's, `_declaration_outside_fragments`).
+    if b"<?xml" not in body[1:]:
+        expected = html_to_unicode(
+            content_type, body, default_encoding="cp1252", auto_detect_fun=sniff_encoding
+        )
+        assert (encoding, body[skipped:].decode(encoding, "replace")) == expected
+    assert decode_html_as(body, http_encoding) == (encoding, to_unicode(body[skipped:], encoding))
+
+
+_UTF8_PARTS = [
+    b"a", b"<p>", b"\xc3\xa9", b"\xe2\x80\x99", b"\xf0\x9f\x98\x80", b"\xef\xbf\xbd",
+    b"\xef\xbf\xbe", b"\xed\x9f\xbf", b"\xed\xa0\x80", b"\xc0\xaf", b"\xe0\x80\xaf",
+    b"\xf0\x8f\xbf\xbf", b"\xf4\x8f\xbf\xbf", b"\xf4\x90\x80\x80", b"\xf5", b"\xff", b"\x80",
+    b"\xc3", b"\xe2\x80", b"\xf0\x9f\x98", b"abcdefgh" * 3,
+]  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_UTF8_PARTS), max_size=12), st.integers(0, 6))
+def test_clean_utf8_is_what_decodes_without_a_replacement_character(
+    parts: list[bytes], start: int
+) -> None:
+    body = b"".join(parts)
+    start = min(start, len(body))
+    expected = "\ufffd" not in body[start:].decode("utf-8", "replace")
+    assert is_clean_utf8(body, start) == expected
+    if not is_pure_python_requested():
+        from newscrawl.extraction._block_rows import is_clean_utf8 as compiled
+
+        assert compiled(body, start) == expected

@@ -186,3 +186,20 @@ def test_compiled_word_counts_look_up_keywords_of_other_types() -> None:
     texts = ["one two three", "Two 2"]
     for keywords in ({Word("two"), "one"}, {2, "three"}, {"", "two"}):
         assert np.array_equal(_compiled_words(texts, keywords), _python_words(texts, keywords))
+
+
+@_SETTINGS
+@given(st.text(alphabet=_ALPHABET, max_size=200))
+def test_compiled_lower_words_split_as_the_word_regex(text: str) -> None:
+    from newscrawl.extraction._block_rows import lower_words
+
+    assert lower_words(text) == re.findall(r"\w+", text.lower())
+
+
+@pytest.mark.parametrize("text", _EVERY_CODE_POINT)
+def test_compiled_lower_words_read_every_code_point_as_the_word_regex(text: str) -> None:
+    from newscrawl.extraction._block_rows import lower_words
+
+    assert lower_words(text) == re.findall(r"\w+", text.lower())
+    with pytest.raises(TypeError):
+        lower_words(None)  # type: ignore[arg-type]
