@@ -8,6 +8,7 @@ from datetime import date, datetime
 from itertools import chain, islice
 from typing import Any
 
+from lxml import etree
 from lxml.html import HtmlElement
 
 from newscrawl.extraction.metadata.date_parsing import _url_date, parse_date, parse_date_line
@@ -81,6 +82,11 @@ _ARTICLE_MARKER = re.compile("article|post|story|entry")
 _CONTENT_MARKER = re.compile("content|main")
 # `_chrome_role`s.
 _NO_ROLE, _CHROME, _EDGE, _NOT_EDGE = range(4)
+# A date line's first 2 * `_DATE_LINE_CHARS` characters, and one more that tells whether that
+# is all its text (XPath counts characters as Python does).
+_LEADING_CHARACTERS = etree.XPath(
+    f"substring(., 1, {2 * _DATE_LINE_CHARS + 1})", smart_strings=False
+)
 # A list with this many date lines is a list of stories, each with its own date. Such lists
 # show their dates from the first items on; the first few lists around an element are enough
 # (hostile pages nest thousands).
@@ -279,6 +285,21 @@ def _count_date_lines(container: HtmlElement) -> int:
 
 def _leading_text(element: HtmlElement, characters: int) -> str:
     """The element's first `characters` characters of text, whitespace collapsed."""
+    if characters == _DATE_LINE_CHARS:
+        # libxml2 gathers the text without an lxml proxy for every element below (which
+        # `itertext` makes, each through lxml.html's class lookup in Python). Collapsing a
+        # prefix of the text gives a prefix of the collapsed whole, so where the first
+        # 2 * `characters` collapse to at least `characters`, or are all there is, the answer
+        # is that of the loop below.
+        text: str = _LEADING_CHARACTERS(element)
+        leading = " ".join(text[: 2 * characters].split())
+        if len(text) <= 2 * characters or len(leading) >= characters:
+            return leading[:characters]
+    return _read_leading_text(element, characters)
+
+
+def _read_leading_text(element: HtmlElement, characters: int) -> str:
+    """`_leading_text` by `itertext`: the first texts of the element until there are enough."""
     parts: list[str] = []
     size = 0
     for text in element.itertext():
