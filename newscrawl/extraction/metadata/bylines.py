@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import chain, islice
 from typing import Any
 
+from lxml import etree
 from lxml.html import HtmlElement
 
 from newscrawl.extraction.authors import (
@@ -38,6 +39,11 @@ _AUTHOR_META = (
     "citation_author",
     "twitter:creator",
 )
+
+
+# `find('.//*[@itemprop="name"]')` in libxml2: ElementPath makes an lxml proxy for every
+# element below (a byline class may sit on a whole article block), XPath only for the match.
+_ITEMPROP_NAME = etree.XPath('(descendant::*[@itemprop="name"])[1]')
 
 
 def _byline_elements(
@@ -130,8 +136,8 @@ def _find_listed_authors(
     for element in _byline_elements(root, marked):
         if _links_to_account(element):
             continue
-        itemprop_name = element.find('.//*[@itemprop="name"]')
-        source = itemprop_name if itemprop_name is not None else element
+        itemprop_names = _ITEMPROP_NAME(element)
+        source = itemprop_names[0] if itemprop_names else element
         text = source.get("content") or source.text_content()
         if len(text) > 200:  # a whole article block carrying an "author" class
             continue

@@ -8,6 +8,7 @@ from datetime import date, datetime
 from itertools import chain, islice
 from typing import Any
 
+from lxml import etree
 from lxml.html import HtmlElement
 
 from newscrawl.extraction.metadata.date_parsing import _url_date, parse_date, parse_date_line
@@ -79,6 +80,13 @@ _CHROME_MARKER = re.compile(
 _EDGE_MARKER = re.compile("header|footer")
 _ARTICLE_MARKER = re.compile("article|post|story|entry")
 _CONTENT_MARKER = re.compile("content|main")
+# `_chrome_role`s.
+_NO_ROLE, _CHROME, _EDGE, _NOT_EDGE = range(4)
+# A date line's first 2 * `_DATE_LINE_CHARS` characters, and one more that tells whether that
+# is all its text (XPath counts characters as Python does).
+_LEADING_CHARACTERS = etree.XPath(
+    f"substring(., 1, {2 * _DATE_LINE_CHARS + 1})", smart_strings=False
+)
 # A list with this many date lines is a list of stories, each with its own date. Such lists
 # show their dates from the first items on; the first few lists around an element are enough
 # (hostile pages nest thousands).
@@ -189,6 +197,7 @@ def _iter_published_dates(
     if candidates is None:
         candidates = list(root.iter(*DATE_LINE_TAGS))
     story_lists: dict[HtmlElement, bool] = {}
+    roles: dict[HtmlElement, int] = {}
     lines_left = _MAX_DATE_LINES
     dated = (element for element in candidates if element.tag in DATE_LINE_TAGS)
     for element in chain(dated, abbrs):
@@ -196,41 +205,36 @@ def _iter_published_dates(
             found = parse_date_line(_leading_text(element, _DATE_LINE_CHARS))
             if found is None:
                 continue
-            if not _in_page_chrome(element, story_lists):
+            if not _in_page_chrome(element, story_lists, roles):
                 yield found
             lines_left -= 1
             if not lines_left:
                 break
 
 
-def _in_page_chrome(element: HtmlElement, story_lists: dict[HtmlElement, bool]) -> bool:
+def _in_page_chrome(
+    element: HtmlElement,
+    story_lists: dict[HtmlElement, bool],
+    roles: dict[HtmlElement, int],
+) -> bool:
     """Whether the element or an ancestor is a header, menu, sidebar, footer or the like.
 
-    `story_lists` remembers, per list element, whether it is a list of dated stories.
+    `story_lists` remembers, per list element, whether it is a list of dated stories;
+    `roles`, per element, its `_chrome_role` (a page's date lines share most ancestors).
     """
     node: HtmlElement | None = element
     in_edge = False  # inside a header or footer not yet known to be an article's
     lists_left = _STORY_LIST_LEVELS
     # The body's and root's classes describe the whole page ("no-sidebars", "has-nav").
     while node is not None and node.tag not in PAGE_TAGS:
-        tag = node.tag
-        if tag in CHROME_TAGS:
+        role = roles.get(node)
+        if role is None:
+            role = roles[node] = _chrome_role(node)
+        if role == _CHROME:
             return True
-        if tag in ARTICLE_TAGS:
-            in_edge = False
-        elif tag in EDGE_TAGS:
-            in_edge = True
-        marker = _marker_text(node)
-        if marker is not None:
-            if _CHROME_MARKER.search(marker):
-                return True
-            if _ARTICLE_MARKER.search(marker):
-                in_edge = False
-            elif _EDGE_MARKER.search(marker):
-                in_edge = True
-            elif _CONTENT_MARKER.search(marker):
-                in_edge = False
-        if tag in ITEM_LIST_TAGS and lists_left:
+        if role != _NO_ROLE:
+            in_edge = role == _EDGE
+        if node.tag in ITEM_LIST_TAGS and lists_left:
             lists_left -= 1
             is_story_list = story_lists.get(node)
             if is_story_list is None:
@@ -239,6 +243,30 @@ def _in_page_chrome(element: HtmlElement, story_lists: dict[HtmlElement, bool]) 
                 return True
         node = node.getparent()
     return in_edge
+
+
+def _chrome_role(node: HtmlElement) -> int:
+    """What the node itself says of the date lines inside it, by its tag, class and id.
+
+    `_CHROME`: they are chrome; `_EDGE`: they are in a header or footer (chrome unless an
+    ancestor is the article's); `_NOT_EDGE`: a header or footer inside it is the article's;
+    `_NO_ROLE`: nothing.
+    """
+    tag = node.tag
+    if tag in CHROME_TAGS:
+        return _CHROME
+    role = _NOT_EDGE if tag in ARTICLE_TAGS else _EDGE if tag in EDGE_TAGS else _NO_ROLE
+    marker = _marker_text(node)
+    if marker is not None:
+        if _CHROME_MARKER.search(marker):
+            return _CHROME
+        if _ARTICLE_MARKER.search(marker):
+            return _NOT_EDGE
+        if _EDGE_MARKER.search(marker):
+            return _EDGE
+        if _CONTENT_MARKER.search(marker):
+            return _NOT_EDGE
+    return role
 
 
 def _count_date_lines(container: HtmlElement) -> int:
@@ -257,6 +285,21 @@ def _count_date_lines(container: HtmlElement) -> int:
 
 def _leading_text(element: HtmlElement, characters: int) -> str:
     """The element's first `characters` characters of text, whitespace collapsed."""
+    if characters == _DATE_LINE_CHARS:
+        # libxml2 gathers the text without an lxml proxy for every element below (which
+        # `itertext` makes, each through lxml.html's class lookup in Python). Collapsing a
+        # prefix of the text gives a prefix of the collapsed whole, so where the first
+        # 2 * `characters` collapse to at least `characters`, or are all there is, the answer
+        # is that of the loop below.
+        text: str = _LEADING_CHARACTERS(element)
+        leading = " ".join(text[: 2 * characters].split())
+        if len(text) <= 2 * characters or len(leading) >= characters:
+            return leading[:characters]
+    return _read_leading_text(element, characters)
+
+
+def _read_leading_text(element: HtmlElement, characters: int) -> str:
+    """`_leading_text` by `itertext`: the first texts of the element until there are enough."""
     parts: list[str] = []
     size = 0
     for text in element.itertext():
