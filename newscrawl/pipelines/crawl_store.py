@@ -16,9 +16,15 @@ from typing import Any
 from scrapy.crawler import Crawler
 from scrapy.statscollectors import StatsCollector
 from sqlalchemy import Engine, event
+from sqlalchemy.engine import ExceptionContext
 
 from newscrawl import settings as project_settings
-from newscrawl.pipelines.page_spooling import DatabaseUnavailableError, PageSpooler
+from newscrawl.pipelines.page_spooling import (
+    DatabaseUnavailableError,
+    PageSpooler,
+    describe_database_error,
+    is_database_outage,
+)
 from newscrawl.pipelines.write_batching import (
     WriteBatching,
     build_batch_writer,
@@ -95,6 +101,7 @@ class CrawlStore:
             )
         )
         event.listen(engine, "do_connect", self._connect_unless_stopping)
+        event.listen(engine, "handle_error", self._raise_once_stopping)
         self.engine = engine
         self.writer = build_batch_writer(
             engine,
@@ -124,6 +131,18 @@ class CrawlStore:
             if self.spooler.is_stopping:
                 raise DatabaseUnavailableError(str(error)) from error
             raise
+
+    def _raise_once_stopping(self, context: ExceptionContext) -> None:
+        """A statement failing for the outage once the crawl stops: not retried, not logged.
+
+        A connection killed with the outage (the claims connection, one held by a session)
+        fails only when next used, which may be after the close began.
+        """
+        if context.is_pre_ping or not self.spooler.is_stopping:
+            return  # a failed ping opens a new connection, which _connect_unless_stopping refuses
+        error = context.sqlalchemy_exception or context.original_exception
+        if is_database_outage(error):
+            raise DatabaseUnavailableError(describe_database_error(error)) from error
 
     def require_writer(self) -> BatchWriter:
         """The batch writer; only once the store is open."""

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from sqlalchemy import text
 
 from newscrawl.demo import DemoNetworkServer
 from newscrawl.exit_codes import ExitCode
@@ -316,12 +317,18 @@ def test_no_database_call_retries_once_the_crawl_stops(
 
         async def call_after_stop() -> None:
             engine = await store.open()
+            # Held like the claims connection: killed by the outage, used after the stop.
+            held = engine.connect()
+            held.execute(text("SELECT 1"))
             try:
                 set_connections_allowed(name, allowed=False)
                 store.spooler.stop_crawl(RuntimeError("connection refused"))
                 with pytest.raises(DatabaseUnavailableError):
                     await run_in_thread_with_retry(PageRepository(engine).list_pending_groups)
+                with pytest.raises(DatabaseUnavailableError):
+                    await run_in_thread_with_retry(held.execute, text("SELECT 1"))
             finally:
+                held.close()
                 set_connections_allowed(name, allowed=True)
                 await store.close()
 
