@@ -124,7 +124,7 @@ class CrawlRunsExtension:
             await asyncio.to_thread(
                 CrawlRunRepository(engine).record_heartbeat, run_id, now=datetime.now(UTC)
             )
-        except DBAPIError as error:
+        except (DBAPIError, DatabaseUnavailableError) as error:
             logger.warning(
                 "Crawl run %d heartbeat not written: %s", run_id, describe_database_error(error)
             )

@@ -11,13 +11,20 @@ from __future__ import annotations
 import asyncio
 import weakref
 from functools import partial
+from typing import Any
 
 from scrapy.crawler import Crawler
 from scrapy.statscollectors import StatsCollector
-from sqlalchemy import Engine
+from sqlalchemy import Engine, event
+from sqlalchemy.engine import ExceptionContext
 
 from newscrawl import settings as project_settings
-from newscrawl.pipelines.page_spooling import PageSpooler
+from newscrawl.pipelines.page_spooling import (
+    DatabaseUnavailableError,
+    PageSpooler,
+    describe_database_error,
+    is_database_outage,
+)
 from newscrawl.pipelines.write_batching import (
     WriteBatching,
     build_batch_writer,
@@ -93,6 +100,8 @@ class CrawlStore:
                 guard=self.spooler.unless_stopping,
             )
         )
+        event.listen(engine, "do_connect", self._connect_unless_stopping)
+        event.listen(engine, "handle_error", self._raise_once_stopping)
         self.engine = engine
         self.writer = build_batch_writer(
             engine,
@@ -102,6 +111,38 @@ class CrawlStore:
             event_keys=STORE_EVENT_KEYS,
         )
         return engine
+
+    def _connect_unless_stopping(
+        self, dialect: Any, _record: object, cargs: Any, cparams: Any
+    ) -> Any:
+        """Connect for the pool; once the crawl stops for an outage, fail at once instead.
+
+        Not every caller's retries are guarded (feed state, templates, claims): this way a
+        retry waiting in a worker thread neither tries the dead database again nor logs
+        another attempt once the crawl is closing. DatabaseUnavailableError is no DBAPIError,
+        so no retry takes it up.
+        """
+        if self.spooler.is_stopping:
+            raise DatabaseUnavailableError("the crawl is stopping: the database is down")
+        try:
+            return dialect.connect(*cargs, **cparams)
+        except Exception as error:
+            # The connect was under way when the crawl began to stop: the outage is said once.
+            if self.spooler.is_stopping:
+                raise DatabaseUnavailableError(str(error)) from error
+            raise
+
+    def _raise_once_stopping(self, context: ExceptionContext) -> None:
+        """A statement failing for the outage once the crawl stops: not retried, not logged.
+
+        A connection killed with the outage (the claims connection, one held by a session)
+        fails only when next used, which may be after the close began.
+        """
+        if context.is_pre_ping or not self.spooler.is_stopping:
+            return  # a failed ping opens a new connection, which _connect_unless_stopping refuses
+        error = context.sqlalchemy_exception or context.original_exception
+        if is_database_outage(error):
+            raise DatabaseUnavailableError(describe_database_error(error)) from error
 
     def require_writer(self) -> BatchWriter:
         """The batch writer; only once the store is open."""

@@ -35,7 +35,12 @@ from newscrawl.pipelines.group_flush import GroupFlusher
 from newscrawl.pipelines.neighbour_settings import NeighbourSettings, read_neighbour_settings
 from newscrawl.pipelines.page_admission import PageAdmitter
 from newscrawl.pipelines.page_ownership import PageOwnership
-from newscrawl.pipelines.page_spooling import PageSpooler, is_database_outage
+from newscrawl.pipelines.page_spooling import (
+    DatabaseUnavailableError,
+    PageSpooler,
+    describe_database_error,
+    is_database_outage,
+)
 from newscrawl.pipelines.reinjection import EngineReinjector, ItemReinjector
 from newscrawl.pipelines.template_cache import TemplateCache
 from newscrawl.pipelines.template_learning import TemplateLearner
@@ -127,7 +132,7 @@ class NeighbourBufferPipeline:
                 # Pages kept by a crawl that lost its database go first; the idle flush
                 # extracts them with the rest of the pending pages.
                 await self.spooler.replay_pages(pages)
-        except DBAPIError as error:
+        except (DBAPIError, DatabaseUnavailableError) as error:
             if self.spooler is None or not is_database_outage(error):
                 raise
             # No repository: every fetched page is spooled until the spider has closed.
@@ -218,6 +223,14 @@ class NeighbourBufferPipeline:
         self._flush_failures += 1
         self._flush_needed = self._flush_failures < MAX_FLUSH_FAILURES
         count_event(self.stats, NEIGHBOUR_BUFFER_FLUSH_ERRORS)
+        if self.spooler is not None and is_database_outage(error):
+            # The outage stops the crawl, whose one ERROR line says why: no traceback here.
+            self.spooler.stop_crawl(error)
+            logger.warning(
+                "Neighbour buffer flush stopped, its pages stay pending: %s",
+                describe_database_error(error),
+            )
+            return
         logger.error("Neighbour buffer flush failed", exc_info=error)
 
     def _on_flush_done(self) -> None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from newscrawl.extraction import SiteTemplate
 from newscrawl.items import PageItem
-from newscrawl.pipelines.errors import PageBuffered, PageExtractionFailed
+from newscrawl.pipelines.errors import PageBuffered, PageExtractionFailed, PageKeptPending
 from newscrawl.pipelines.neighbour_settings import NeighbourSettings
 from newscrawl.pipelines.page_items import build_page_record
 from newscrawl.pipelines.page_ownership import PageOwnership
@@ -92,6 +92,24 @@ class PageAdmitter:
             raise PageBuffered(f"{item.url} is already re-injected by a group flush")
         # Still "pending" in the database until stored: concurrent flushes must not take it.
         in_flight.add(admission.page_id)
+        try:
+            return await self._send_on_page(item, record, admission)
+        except Exception as error:
+            if self.spooler is None or not is_database_outage(error):
+                raise
+            # Stored already: the page stays pending for the next crawl, and the crawl stops
+            # (one ERROR line) instead of Scrapy logging a traceback per item.
+            in_flight.discard(admission.page_id)
+            self.spooler.stop_crawl(error)
+            raise PageKeptPending(
+                f"{item.url}: the database is unavailable; page {admission.page_id} stays pending"
+            ) from error
+
+    async def _send_on_page(
+        self, item: PageItem, record: PageRecord, admission: Admission
+    ) -> PageItem:
+        """The item with its group's template, claimed; PageBuffered while it waits."""
+        in_flight = self.ownership.in_flight
         stored, template = await self._choose_template(record, admission)
         if template is None:
             in_flight.discard(admission.page_id)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from newscrawl.pipelines.claim_batching import ClaimBatcher
+from newscrawl.pipelines.page_spooling import describe_database_error, is_database_outage
 from newscrawl.stats_keys import (
     NEIGHBOUR_BUFFER_CLAIM_ERRORS,
     NEIGHBOUR_BUFFER_PAGES_CLAIMED_ELSEWHERE,
@@ -96,4 +97,8 @@ class PageOwnership:
         if not task.cancelled() and (error := task.exception()) is not None:
             # A claim that cannot be released dies with the worker's connection.
             count_event(self.stats, NEIGHBOUR_BUFFER_CLAIM_ERRORS)
+            if is_database_outage(error):
+                # The crawl stops for the outage and says so once: no traceback here.
+                logger.warning("Page claims not released: %s", describe_database_error(error))
+                return
             logger.error("Cannot release page claims", exc_info=error)

@@ -26,6 +26,7 @@ from newscrawl.pipelines.errors import PageExtractionFailed, PageKeptPending
 from newscrawl.pipelines.extraction_config import build_extraction_config
 from newscrawl.pipelines.page_items import build_page_record
 from newscrawl.pipelines.page_spooling import (
+    DatabaseUnavailableError,
     PageSpooler,
     describe_database_error,
     is_database_outage,
@@ -95,7 +96,7 @@ class SqlStoragePipeline:
         # The store migrates on its first open, so a crawl always starts on an up-to-date schema.
         try:
             self.engine = await self.store.open()
-        except DBAPIError as error:
+        except (DBAPIError, DatabaseUnavailableError) as error:
             if self.spooler is None or not is_database_outage(error):
                 raise
             # No repositories: pages reaching this stage are kept until the spider closed.

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from newscrawl.extraction import ExtractionConfig, learn_static_noise
 from newscrawl.pipelines.neighbour_settings import NeighbourSettings
 from newscrawl.pipelines.page_items import decode_body
+from newscrawl.pipelines.page_spooling import is_database_outage
 from newscrawl.stats_keys import (
     NEIGHBOUR_BUFFER_TEMPLATE_ERRORS,
     NEIGHBOUR_BUFFER_TEMPLATES_LEARNED,
@@ -50,8 +51,9 @@ class TemplateLearner:
     ) -> TemplateRecord | None:
         """Learn (or fetch the newer) template; None if the group is too small or learning failed.
 
-        A failure is logged and counted, never raised: the page is stored either way, and a
-        group that cannot be learned still ends in single-page mode at the idle flush.
+        A failure is logged and counted, not raised: the page is stored either way, and a
+        group that cannot be learned still ends in single-page mode at the idle flush. A
+        database outage is raised: the caller stops the crawl, which says so once.
         """
         neighbours = self.settings.neighbours
         try:
@@ -63,7 +65,9 @@ class TemplateLearner:
                 min_pages=min_pages if min_pages is not None else neighbours,
                 replaces=replaces,
             )
-        except Exception:
+        except Exception as error:
+            if is_database_outage(error):
+                raise
             logger.error("Cannot learn the template of %r", group_key, exc_info=True)
             count_event(self.stats, NEIGHBOUR_BUFFER_TEMPLATE_ERRORS)
             return None

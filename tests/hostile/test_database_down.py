@@ -3,6 +3,8 @@ in its local spool, and the next crawl writes what was pending (issue #5, item 6
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import socket
 import subprocess
 import threading
@@ -12,10 +14,18 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from sqlalchemy import text
 
 from newscrawl.demo import DemoNetworkServer
 from newscrawl.exit_codes import ExitCode
+from newscrawl.pipelines.crawl_store import CrawlStore
+from newscrawl.pipelines.extraction_config import build_extraction_config
+from newscrawl.pipelines.neighbour_settings import read_neighbour_settings
+from newscrawl.pipelines.page_spooling import DatabaseUnavailableError, is_database_outage
+from newscrawl.pipelines.template_learning import TemplateLearner
 from newscrawl.storage.migrations import open_database
+from newscrawl.storage.page_repository import PageRepository
+from newscrawl.storage.retry import run_in_thread_with_retry
 from tests.e2e.crawl_support import (
     POSTGRES_ADMIN_URL,
     build_postgres_url,
@@ -33,6 +43,7 @@ from tests.hostile.crawling import (
     start_crawl,
 )
 from tests.hostile.server import HostileServer
+from tests.pipelines.chain import build_test_crawler
 
 CLEAN_STOP = "Database unavailable, stopping the crawl (database_unavailable)"
 # Slow enough that the outage lands while pages are being fetched and stored.
@@ -293,3 +304,70 @@ def test_connections_killed_while_migrations_run_are_retried(
     assert "terminating connection due to administrator command" in outcome.log
     assert "Spider closed (finished)" in outcome.log
     assert_every_page_stored(outcome, outcome.stat("newscrawl/rss/page_fetched"))
+
+
+def test_no_database_call_retries_once_the_crawl_stops(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Retries nobody guarded (feed state, templates, claims) end at once, silently."""
+    with fresh_postgres_database() as database_url:
+        name = database_url.rsplit("/", 1)[1]
+        crawler = build_test_crawler(database_url, NEWSCRAWL_SPOOL_DIR=str(tmp_path))
+        store = CrawlStore.from_crawler(crawler)
+
+        async def call_after_stop() -> None:
+            engine = await store.open()
+            # Held like the claims connection: killed by the outage, used after the stop.
+            held = engine.connect()
+            held.execute(text("SELECT 1"))
+            try:
+                set_connections_allowed(name, allowed=False)
+                store.spooler.stop_crawl(RuntimeError("connection refused"))
+                with pytest.raises(DatabaseUnavailableError):
+                    await run_in_thread_with_retry(PageRepository(engine).list_pending_groups)
+                with pytest.raises(DatabaseUnavailableError):
+                    await run_in_thread_with_retry(held.execute, text("SELECT 1"))
+            finally:
+                held.close()
+                set_connections_allowed(name, allowed=True)
+                await store.close()
+
+        with caplog.at_level(logging.WARNING):
+            asyncio.run(call_after_stop())
+
+    assert "Database error (attempt" not in caplog.text
+    assert [r.levelname for r in caplog.records] == ["ERROR"], caplog.text
+
+
+def test_template_learning_leaves_an_outage_to_the_caller(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An outage is no template error: raised for the crawl to stop on, not logged at ERROR."""
+    with fresh_postgres_database() as database_url:
+        name = database_url.rsplit("/", 1)[1]
+        crawler = build_test_crawler(database_url, NEWSCRAWL_SPOOL_DIR=str(tmp_path))
+        store = CrawlStore.from_crawler(crawler)
+        assert crawler.stats is not None
+        stats = crawler.stats
+
+        async def learn_while_down() -> None:
+            engine = await store.open()
+            learner = TemplateLearner(
+                PageRepository(engine),
+                read_neighbour_settings(crawler.settings),
+                build_extraction_config(crawler.settings),
+                stats,
+            )
+            try:
+                set_connections_allowed(name, allowed=False)
+                with pytest.raises(Exception) as raised:
+                    await learner.learn_template("example.org\nnews", replaces=None)
+                assert is_database_outage(raised.value)
+            finally:
+                set_connections_allowed(name, allowed=True)
+                await store.close()
+
+        with caplog.at_level(logging.WARNING):
+            asyncio.run(learn_while_down())
+
+    assert "ERROR" not in [r.levelname for r in caplog.records], caplog.text
