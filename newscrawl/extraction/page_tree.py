@@ -135,9 +135,10 @@ def compose_text(text: str, utf8: bytes | None = None) -> str:
     and word counts stop at the mark: "Südtiroler" reads as "su" and "dtiroler".
 
     The marks that decompose Latin, Greek, Cyrillic and Vietnamese letters (U+0300 to U+036F)
-    all start with byte 0xCC or 0xCD in UTF-8: searching the page's bytes (`utf8`, when it came
-    so, else the text encoded) is a hundred times faster than Python's NFC check, and text and
-    bytes give the same tree. A page without such a mark is left as it is, even where NFC
+    all start with byte 0xCC or 0xCD in UTF-8, as do U+0370 to U+037F (Greek signs; a page with
+    one is normalised too): searching the page's bytes (`utf8`, when it came so, else the text
+    encoded) is a hundred times faster than Python's NFC check, and text and bytes give the same
+    tree. A page without such a byte is left as it is, even where NFC
     would change it (Bengali's composition exclusions).
     """
     if text.isascii():
