@@ -10,10 +10,12 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
 import pytest
+from scrapy.crawler import Crawler
 from sqlalchemy import text
 
 from newscrawl.demo import DemoNetworkServer
@@ -306,14 +308,19 @@ def test_connections_killed_while_migrations_run_are_retried(
     assert_every_page_stored(outcome, outcome.stat("newscrawl/rss/page_fetched"))
 
 
+@contextmanager
+def crawl_store_on_fresh_database(tmp_path: Path) -> Iterator[tuple[str, Crawler, CrawlStore]]:
+    """A crawl's store (not yet open) on a fresh PostgreSQL database, with that database's name."""
+    with fresh_postgres_database() as database_url:
+        crawler = build_test_crawler(database_url, NEWSCRAWL_SPOOL_DIR=str(tmp_path))
+        yield database_url.rsplit("/", 1)[1], crawler, CrawlStore.from_crawler(crawler)
+
+
 def test_no_database_call_retries_once_the_crawl_stops(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Retries nobody guarded (feed state, templates, claims) end at once, silently."""
-    with fresh_postgres_database() as database_url:
-        name = database_url.rsplit("/", 1)[1]
-        crawler = build_test_crawler(database_url, NEWSCRAWL_SPOOL_DIR=str(tmp_path))
-        store = CrawlStore.from_crawler(crawler)
+    with crawl_store_on_fresh_database(tmp_path) as (name, _crawler, store):
 
         async def call_after_stop() -> None:
             engine = await store.open()
@@ -343,10 +350,7 @@ def test_template_learning_leaves_an_outage_to_the_caller(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """An outage is no template error: raised for the crawl to stop on, not logged at ERROR."""
-    with fresh_postgres_database() as database_url:
-        name = database_url.rsplit("/", 1)[1]
-        crawler = build_test_crawler(database_url, NEWSCRAWL_SPOOL_DIR=str(tmp_path))
-        store = CrawlStore.from_crawler(crawler)
+    with crawl_store_on_fresh_database(tmp_path) as (name, crawler, store):
         assert crawler.stats is not None
         stats = crawler.stats
 
