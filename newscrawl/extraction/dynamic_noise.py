@@ -117,9 +117,7 @@ def _judge_around_body(
         return noise
     # Out of every other judgement, then back.
     removed.update(aside)
-    kept_out = [
-        (low, high) != body and not (start <= low and high <= end) for low, high in outer_ranges
-    ]
+    kept_out = [not (start <= low and high <= end) for low, high in outer_ranges]
     outer_candidates = list(compress(outer_candidates, kept_out))
     outer_ranges = list(compress(outer_ranges, kept_out))
     flags = _judge(document, outer_ranges, config)
